@@ -1,0 +1,93 @@
+/* osprof: entry point and command dispatch (a builtin table as in git/perf). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+
+struct osp_command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct osp_command commands[] = {
+#define OSP_CMD(name, summary) {#name, cmd_##name, summary},
+#include "cli/commands.def"
+#undef OSP_CMD
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: osprof COMMAND [OPTIONS] [ARGS]\n\n"
+		     "Profiles operating-system and file-system operations through the\n"
+		     "distributions of their latencies (log2 histograms).\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\nRun 'osprof COMMAND --help' for the options of one command.\n"
+		     "Documentation: README.md and docs/ in the source tree.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return OSP_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
+		usage(stdout);
+		return OSP_EXIT_OK;
+	}
+	if (!strcmp(name, "--version")) {
+		printf("osprof %s\n", OSPROF_VERSION);
+		return OSP_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "osprof: '%s' is not a command; see 'osprof --help'\n", name);
+	return OSP_EXIT_USAGE;
+}
+
+void osp_err(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("osprof: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+int osp_usage_err(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "osprof %s: ", cmd);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\nTry 'osprof %s --help'.\n", cmd);
+	va_end(ap);
+	return OSP_EXIT_USAGE;
+}
+
+struct osp_set *osp_cli_load(const char *path)
+{
+	char err[512];
+	struct osp_set *s = NULL;
+	if (osp_set_load(path, &s, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return NULL;
+	}
+	return s;
+}
+
+int osp_cli_resolution(const char *cmd, const char *arg, unsigned *r)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (*arg == '\0' || *end != '\0' || !osp_resolution_valid((unsigned)v))
+		return osp_usage_err(cmd, "-r/--resolution: '%s' is not one of 1, 2, 4, 8, 16", arg);
+	*r = (unsigned)v;
+	return 0;
+}

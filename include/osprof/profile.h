@@ -1,0 +1,109 @@
+/* Profile sets: (layer, op, dimensions) -> histogram, plus metadata.
+ * A set is what one `osprof run` or `osprof record` produces and what one
+ * .osp file holds (format: docs/file-format.md). */
+#ifndef OSPROF_PROFILE_H
+#define OSPROF_PROFILE_H
+
+#include <stdio.h>
+#include <osprof/hist.h>
+
+#define OSP_MAX_DIMS 6
+
+/* Units a histogram's values are in. */
+enum osp_unit { OSP_UNIT_NS = 0, OSP_UNIT_BYTES, OSP_UNIT_COUNT };
+const char *osp_unit_name(enum osp_unit u);
+int osp_unit_parse(const char *s, enum osp_unit *out);
+
+/* A dimension of a profile key, e.g. {"pid","1234"}, {"fs","ext4"},
+ * {"dev","vda"}, {"comm","postmark"}, {"caller","ext4_buffered_write_iter"},
+ * {"state","preempted"}, {"peak","2"}. Names are [a-z0-9_]+. */
+struct osp_dim {
+	char *name;
+	char *value;
+};
+
+/* Time-sliced buckets: the histogram of slice `index` (time since start
+ * divided by the set's slice_ns). Only non-empty slices are stored. */
+struct osp_slice {
+	uint64_t index;
+	uint64_t *buckets; /* nbuckets of the owning profile */
+};
+
+struct osp_profile {
+	char *layer; /* user, syscall, fs, block, lock, sched, irq, func, ... */
+	char *op;    /* read, ext4_sync_file, rq_issue, ... */
+	unsigned ndims;
+	struct osp_dim dims[OSP_MAX_DIMS]; /* kept sorted by name */
+	enum osp_unit unit;
+	struct osp_hist hist;
+	size_t nslices;
+	struct osp_slice *slices; /* sorted by index */
+	char *key;                /* canonical key, internal */
+};
+
+struct osp_meta {
+	char *key;
+	char *value;
+};
+
+struct osp_set {
+	unsigned r;        /* resolution of every profile in the set */
+	uint64_t slice_ns; /* 0 = not time-sliced */
+	size_t nmeta;
+	struct osp_meta *meta; /* ordered; keys unique */
+	size_t n;
+	struct osp_profile **profiles; /* insertion order unless sorted */
+	void *index;                   /* private hash index */
+};
+
+/* NULL on ENOMEM or bad r. */
+struct osp_set *osp_set_new(unsigned r);
+void osp_set_free(struct osp_set *s);
+
+/* Metadata: set replaces an existing key. get returns NULL if absent. */
+int osp_set_meta(struct osp_set *s, const char *key, const char *value);
+int osp_set_metaf(struct osp_set *s, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+const char *osp_get_meta(const struct osp_set *s, const char *key);
+/* Adds n to an integer metadata key (lost events, unpaired, ...). */
+int osp_meta_add_u64(struct osp_set *s, const char *key, uint64_t n);
+uint64_t osp_meta_u64(const struct osp_set *s, const char *key);
+
+/* Finds or creates the profile for (layer, op, dims). dims need not be
+ * sorted; strings are copied. NULL on ENOMEM or invalid names. */
+struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char *op,
+				const struct osp_dim *dims, unsigned ndims);
+/* Finds without creating. */
+struct osp_profile *osp_set_find(const struct osp_set *s, const char *layer, const char *op,
+				 const struct osp_dim *dims, unsigned ndims);
+/* Value of dimension `name` or NULL. */
+const char *osp_profile_dim(const struct osp_profile *p, const char *name);
+/* Human label "layer:op dim=value ..." into buf; returns buf. */
+char *osp_profile_label(const struct osp_profile *p, char *buf, size_t len);
+
+/* Records value v at time offset t_ns from start (slices only if slice_ns). */
+void osp_profile_add(struct osp_set *s, struct osp_profile *p, uint64_t v, uint64_t t_ns);
+/* Returns the bucket array of slice `index`, creating it; NULL on ENOMEM. */
+uint64_t *osp_profile_slice(struct osp_profile *p, uint64_t index);
+
+/* dst += src: same r required (else -EINVAL with a message in err). Slice
+ * lengths must match when both are sliced. Metadata of dst is kept; numeric
+ * accounting keys (lost_events, unpaired_events) are added. */
+int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, size_t errlen);
+
+/* Orders profiles by total latency, largest first (ties: count, then key). */
+void osp_set_sort_by_total(struct osp_set *s);
+/* Sum of hist.total over profiles with unit ns. */
+uint64_t osp_set_total(const struct osp_set *s);
+
+/* Fills host, kernel, cpu, start time metadata for this machine. */
+void osp_set_stamp_host(struct osp_set *s);
+
+/* File I/O (docs/file-format.md). write returns 0 or -errno.
+ * read returns 0, or -1 with "FILE:LINE: what is wrong" in err. */
+int osp_set_write(const struct osp_set *s, FILE *f);
+int osp_set_save(const struct osp_set *s, const char *path, char *err, size_t errlen);
+int osp_set_read(FILE *f, const char *name, struct osp_set **out, char *err, size_t errlen);
+int osp_set_load(const char *path, struct osp_set **out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,22 @@
+# eBPF objects: collect/bpf/NAME.bpf.c -> $(BUILD)/gen/NAME.skel.h (bpftool
+# skeleton, CO-RE against the running kernel's BTF). Collectors include
+# "NAME.skel.h"; every CLI object waits for all skeletons.
+BPF_SRCS := $(wildcard collect/bpf/*.bpf.c)
+BPF_OBJS := $(BPF_SRCS:collect/bpf/%.bpf.c=$(BUILD)/gen/%.bpf.o)
+BPF_SKELS := $(BPF_SRCS:collect/bpf/%.bpf.c=$(BUILD)/gen/%.skel.h)
+VMLINUX_H := $(BUILD)/gen/vmlinux.h
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/')
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -I$(BUILD)/gen -Icollect/bpf -Iinclude \
+	-Wall -Wno-unused-function
+
+$(VMLINUX_H):
+	@mkdir -p $(dir $@)
+	$(BPFTOOL) btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/gen/%.bpf.o: collect/bpf/%.bpf.c $(VMLINUX_H) $(wildcard collect/bpf/*.h)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/gen/%.skel.h: $(BUILD)/gen/%.bpf.o
+	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
+
+$(CLI_OBJS): $(BPF_SKELS)

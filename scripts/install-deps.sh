@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package osprof needs to build, test and benchmark.
+# Idempotent: packages already present are skipped by apt-get.
+set -euo pipefail
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps.sh: must run as root (apt-get)" >&2
+  exit 1
+fi
+PKGS=(
+  build-essential make pkg-config clang llvm clang-format
+  libbpf-dev bpftool libelf-dev zlib1g-dev libzstd-dev zstd
+  libcapstone-dev libfuse3-dev fuse3 libncurses-dev
+  linux-libc-dev gnuplot-nox postmark fio bpftrace linux-perf strace
+  tmux chromium xfsprogs btrfs-progs e2fsprogs util-linux python3
+  libclang-rt-14-dev gzip uthash-dev hyperfine
+)
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
