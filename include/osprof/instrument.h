@@ -7,7 +7,7 @@
  *
  * Each thread counts into its own histograms (no atomics on the hot path);
  * they are merged when the profile is written: at exit, to the file named by
- * $OSPROF_OUTPUT (appending ".PID" if it contains "%p"), else to stderr. */
+ * $OSPROF_OUTPUT ("%p" in it replaced by the pid), else to stderr. */
 #ifndef OSPROF_INSTRUMENT_H
 #define OSPROF_INSTRUMENT_H
 
@@ -27,15 +27,15 @@ int osp_instrument_flush(const char *path);
 #define OSP_LAYER_APP "app"
 
 #define OSP_PRE(op) uint64_t osp_t0_##op = osp_now_ns()
-#define OSP_POST(op)                                                                   \
-	do {                                                                           \
-		static int osp_id_##op;                                                \
-		int osp_i_ = __atomic_load_n(&osp_id_##op, __ATOMIC_RELAXED);          \
-		if (!osp_i_) {                                                         \
-			osp_i_ = osp_op_register(OSP_LAYER_APP, #op);                  \
-			__atomic_store_n(&osp_id_##op, osp_i_, __ATOMIC_RELAXED);      \
-		}                                                                      \
-		osp_op_record(osp_i_, osp_now_ns() - osp_t0_##op);                     \
+#define OSP_POST(op)                                                                               \
+	do {                                                                                       \
+		static int osp_id_##op;                                                            \
+		int osp_i_ = __atomic_load_n(&osp_id_##op, __ATOMIC_RELAXED);                      \
+		if (!osp_i_) {                                                                     \
+			osp_i_ = osp_op_register(OSP_LAYER_APP, #op);                              \
+			__atomic_store_n(&osp_id_##op, osp_i_, __ATOMIC_RELAXED);                  \
+		}                                                                                  \
+		osp_op_record(osp_i_, osp_now_ns() - osp_t0_##op);                                 \
 	} while (0)
 
 #endif
