@@ -158,7 +158,8 @@ __u64 osp_bpf_probe_cost(void)
 void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	if (s->root_pid > 0)
+	/* run: root_pid is only known at attach; no target option means TREE. */
+	if (s->root_pid > 0 || (!s->all && !s->npids && !s->cgroup && !s->comm))
 		cfg->filter = OSP_FILTER_TREE;
 	else if (s->npids)
 		cfg->filter = OSP_FILTER_PIDS;
@@ -334,6 +335,10 @@ int osp_bpf_common_start(struct osp_session *s)
 	                               0)))
 		goto err;
 	if (filter == OSP_FILTER_TREE) {
+		if (s->root_pid <= 0) {
+			fprintf(stderr, "osprof: internal error: no root pid to follow\n");
+			return -EINVAL;
+		}
 		if ((rc = follow(k, s->root_pid, OSP_FOLLOW_INHERIT)))
 			goto err;
 	} else if (filter == OSP_FILTER_PIDS) {
