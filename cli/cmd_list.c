@@ -35,7 +35,7 @@ int cmd_list(int argc, char **argv)
 		char avail[256] = "";
 		for (int i = 0; osp_layers[i]; i++)
 			snprintf(avail + strlen(avail), sizeof(avail) - strlen(avail), "%s%s",
-				 i ? ", " : "", osp_layers[i]->name);
+			         i ? ", " : "", osp_layers[i]->name);
 		return osp_usage_err("list", "unknown layer '%s' (available: %s)", only, avail);
 	}
 	int rc = OSP_EXIT_OK;

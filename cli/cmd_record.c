@@ -54,14 +54,15 @@ static int parse_positional(int argc, char **argv, int next, uint64_t *interval,
 		/* A bare number is seconds, as in vmstat/iostat and bcc tools. */
 		snprintf(arg, sizeof(arg), "%s", argv[next]);
 		if (osp_parse_duration(arg, interval) || !*interval)
-			return osp_usage_err("record", "INTERVAL: '%s' is not a duration", argv[next]);
+			return osp_usage_err("record", "INTERVAL: '%s' is not a duration",
+			                     argv[next]);
 	}
 	if (next + 1 < argc) {
 		char *end;
 		*count = strtol(argv[next + 1], &end, 10);
 		if (*end || *count <= 0)
 			return osp_usage_err("record", "COUNT: '%s' is not a positive number",
-					     argv[next + 1]);
+			                     argv[next + 1]);
 	}
 	if (next + 2 < argc)
 		return osp_usage_err("record", "unexpected argument '%s'", argv[next + 2]);
@@ -120,7 +121,7 @@ int cmd_record(int argc, char **argv)
 			goto out;
 	uint64_t start = s.start_ns, end = o.duration_ns ? start + o.duration_ns : UINT64_MAX;
 	fprintf(stderr, "osprof: recording%s; Ctrl-C to stop\n",
-		o.duration_ns ? " for the given duration" : "");
+	        o.duration_ns ? " for the given duration" : "");
 	struct osp_set *total = s.set;
 	unsigned k = 0;
 	if (interval) {
@@ -134,7 +135,7 @@ int cmd_record(int argc, char **argv)
 			for (int i = 0; i < nlayers; i++)
 				if (layers[i]->collect && layers[i]->collect(&s, i, 1) < 0)
 					osp_err("record: layer %s: collection incomplete",
-						layers[i]->name);
+					        layers[i]->name);
 			s.set = total;
 			print_interval(iv, ++k);
 			char err[256];

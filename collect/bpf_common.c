@@ -123,18 +123,18 @@ void osp_bpf_note_attach(struct osp_session *s, const char *layer, const char *t
 		fprintf(stderr, "osprof: %s: %s via %s\n", layer, target, name);
 	if (!s->set)
 		return;
-	char key[64];
-	snprintf(key, sizeof(key), "attach_%s", layer);
-	const char *cur = osp_get_meta(s->set, key);
+	char item[96];
+	snprintf(item, sizeof(item), "%s:%s", layer, name);
+	const char *cur = osp_get_meta(s->set, "attach_modes");
 	if (!cur) {
-		osp_set_meta(s->set, key, name);
+		osp_set_meta(s->set, "attach_modes", item);
 		return;
 	}
-	size_t n = strlen(name);
-	for (const char *p = cur; (p = strstr(p, name)); p += n)
+	size_t n = strlen(item);
+	for (const char *p = cur; (p = strstr(p, item)); p += n)
 		if ((p == cur || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
 			return;
-	osp_set_metaf(s->set, key, "%s,%s", cur, name);
+	osp_set_metaf(s->set, "attach_modes", "%s,%s", cur, item);
 }
 
 /* ---- the session's common object ---- */
