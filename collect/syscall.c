@@ -239,6 +239,10 @@ static void fill_flags(struct osp_sys_opts *o)
 	for (size_t i = 0; i < sizeof(fd1_calls) / sizeof(fd1_calls[0]); i++)
 		set_flag(o, fd1_calls[i], OSP_SYSF_FD1);
 	set_flag(o, "sendfile", OSP_SYSF_FD2);
+	static const char *const pos4[] = {"pread64", "pwrite64", "preadv",
+	                                   "pwritev", "preadv2",  "pwritev2"};
+	for (size_t i = 0; i < sizeof(pos4) / sizeof(pos4[0]); i++)
+		set_flag(o, pos4[i], OSP_SYSF_POS4);
 	set_flag(o, "exit", OSP_SYSF_NORETURN);
 	set_flag(o, "exit_group", OSP_SYSF_NORETURN);
 	set_flag(o, "fork", OSP_SYSF_FORK);

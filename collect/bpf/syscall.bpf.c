@@ -94,7 +94,9 @@ static __always_inline void slow_enter(struct osp_sys_inflight *e, struct pt_reg
 	if (!f)
 		return;
 	if (nr == sys_opts.corr_nr) {
-		__s64 pos = BPF_CORE_READ(f, f_pos);
+		__s64 pos = sys_opts.flags[nr & (OSP_SYS_MAX - 1)] & OSP_SYSF_POS4
+		                ? (__s64)PT_REGS_PARM4_CORE_SYSCALL(regs)
+		                : BPF_CORE_READ(f, f_pos);
 		if (sys_opts.corr == OSP_CORR_OFFSET)
 			e->corr = pos;
 		else if (sys_opts.corr == OSP_CORR_PAST_EOF)
