@@ -74,7 +74,7 @@ static int set_preload(const char *lib)
 	if (!v)
 		return -ENOMEM;
 	snprintf(v, len, "%s%s%s%s%s", asan, *asan ? ":" : "", lib, old && *old ? ":" : "",
-		 old && *old ? old : "");
+	         old && *old ? old : "");
 	int rc = setenv("LD_PRELOAD", v, 1);
 	free(v);
 	if (*asan && !getenv("ASAN_OPTIONS"))
@@ -85,15 +85,16 @@ static int set_preload(const char *lib)
 static int user_prepare(struct osp_session *s, int slot)
 {
 	if (s->npids || s->cgroup || s->comm || s->all) {
-		fprintf(stderr, "osprof: user layer: works only with 'osprof run' (it needs "
-				"LD_PRELOAD at exec); use the syscall layer for running processes\n");
+		fprintf(stderr,
+		        "osprof: user layer: works only with 'osprof run' (it needs "
+		        "LD_PRELOAD at exec); use the syscall layer for running processes\n");
 		return -EINVAL;
 	}
 	char lib[PATH_MAX];
 	int rc = find_library(lib, sizeof(lib));
 	if (rc) {
 		fprintf(stderr, "osprof: user layer: cannot read %s: %s (set OSPROF_PRELOAD_LIB)\n",
-			lib, strerror(-rc));
+		        lib, strerror(-rc));
 		return rc;
 	}
 	struct user_state *st = calloc(1, sizeof(*st));
@@ -104,7 +105,7 @@ static int user_prepare(struct osp_session *s, int slot)
 	if (!mkdtemp(st->dir)) {
 		rc = -errno;
 		fprintf(stderr, "osprof: user layer: cannot create %s: %s\n", st->dir,
-			strerror(errno));
+		        strerror(errno));
 		free(st);
 		return rc;
 	}
@@ -119,23 +120,23 @@ static int user_prepare(struct osp_session *s, int slot)
 	if ((rc = set_preload(lib)) || setenv("OSPROF_PRELOAD_DIR", st->dir, 1) ||
 	    setenv("OSPROF_RESOLUTION", r, 1) || setenv("OSPROF_TSC_MULT", mult, 1)) {
 		fprintf(stderr, "osprof: user layer: cannot set the environment: %s\n",
-			strerror(rc ? -rc : errno));
+		        strerror(rc ? -rc : errno));
 		return rc ? rc : -errno;
 	}
 	osp_set_meta(s->set, "user_preload", lib);
 	osp_set_meta(s->set, "user_clock", tsc.usable ? "tsc" : "monotonic");
 	if (s->verbose)
-		fprintf(stderr, "osprof: user: LD_PRELOAD=%s, %zu libc functions, clock %s\n",
-			lib, NINTERPOSED, tsc.usable ? "tsc" : "clock_gettime");
+		fprintf(stderr, "osprof: user: LD_PRELOAD=%s, %zu libc functions, clock %s\n", lib,
+		        NINTERPOSED, tsc.usable ? "tsc" : "clock_gettime");
 
 	if (s->argv && s->argv[0]) {
 		char path[PATH_MAX];
 		if (osp_elf_resolve(s->argv[0], path, sizeof(path)) == 0 &&
 		    osp_elf_is_static(path) == 1) {
 			fprintf(stderr,
-				"osprof: %s is statically linked: the user layer cannot interpose "
-				"on it\n",
-				s->argv[0]);
+			        "osprof: %s is statically linked: the user layer cannot interpose "
+			        "on it\n",
+			        s->argv[0]);
 			osp_set_meta(s->set, "user_static", path);
 		}
 	}
@@ -224,8 +225,9 @@ static int user_list(FILE *out, int verbose)
 {
 	char lib[PATH_MAX];
 	int ok = find_library(lib, sizeof(lib)) == 0;
-	fprintf(out, "user: LD_PRELOAD interposition on libc, no privileges (attach mode: preload%s)\n",
-		ok ? "" : "; library NOT FOUND, set OSPROF_PRELOAD_LIB");
+	fprintf(out,
+	        "user: LD_PRELOAD interposition on libc, no privileges (attach mode: preload%s)\n",
+	        ok ? "" : "; library NOT FOUND, set OSPROF_PRELOAD_LIB");
 	if (verbose)
 		fprintf(out, "  library: %s\n", lib);
 	fprintf(out, "  %zu functions:", NINTERPOSED);
@@ -244,11 +246,11 @@ static int user_list(FILE *out, int verbose)
 }
 
 const struct osp_layer osp_layer_user = {
-	.name = "user",
-	.summary = "libc file, directory and process calls via LD_PRELOAD (no root)",
-	.needs_root = 0,
-	.list = user_list,
-	.prepare = user_prepare,
-	.collect = user_collect,
-	.destroy = user_destroy,
+    .name = "user",
+    .summary = "libc file, directory and process calls via LD_PRELOAD (no root)",
+    .needs_root = 0,
+    .list = user_list,
+    .prepare = user_prepare,
+    .collect = user_collect,
+    .destroy = user_destroy,
 };

@@ -35,12 +35,12 @@ static int op_name_ok(const char *s)
 
 /* Offsets and sizes of the file, each checked against len without overflow. */
 static int check_layout(const struct osp_pf_hdr *h, size_t len, unsigned r, char *err,
-			size_t errlen)
+                        size_t errlen)
 {
 	uint64_t end;
 	if (h->version != OSP_PF_VERSION)
-		return bad(err, errlen, "unsupported version %u (this osprof reads %u)",
-			   h->version, OSP_PF_VERSION);
+		return bad(err, errlen, "unsupported version %u (this osprof reads %u)", h->version,
+		           OSP_PF_VERSION);
 	if (h->hdr_size < sizeof(*h) || h->hdr_size > len)
 		return bad(err, errlen, "bad header size %u", h->hdr_size);
 	if (!osp_resolution_valid(h->resolution))
@@ -54,7 +54,8 @@ static int check_layout(const struct osp_pf_hdr *h, size_t len, unsigned r, char
 	if (!h->nslots || h->nslots > OSP_PF_MAX_SLOTS)
 		return bad(err, errlen, "bad slot count %u", h->nslots);
 	if (h->op_stride != (3 + (uint64_t)h->nbuckets) * 8)
-		return bad(err, errlen, "bad op record size %llu", (unsigned long long)h->op_stride);
+		return bad(err, errlen, "bad op record size %llu",
+		           (unsigned long long)h->op_stride);
 	if (h->ops_off < h->hdr_size ||
 	    __builtin_add_overflow(h->ops_off, (uint64_t)h->nops * OSP_PF_NAME_LEN, &end) ||
 	    end > h->slots_off)
@@ -62,11 +63,12 @@ static int check_layout(const struct osp_pf_hdr *h, size_t len, unsigned r, char
 	uint64_t need;
 	if (__builtin_mul_overflow((uint64_t)h->nops, h->op_stride, &need) ||
 	    __builtin_add_overflow(need, (uint64_t)OSP_PF_SLOT_HDR, &need) || h->slot_size < need)
-		return bad(err, errlen, "slot size %llu too small", (unsigned long long)h->slot_size);
+		return bad(err, errlen, "slot size %llu too small",
+		           (unsigned long long)h->slot_size);
 	if (__builtin_mul_overflow(h->slot_size, (uint64_t)h->nslots, &end) ||
 	    __builtin_add_overflow(end, h->slots_off, &end) || end > len || h->file_size > len)
 		return bad(err, errlen, "truncated: %zu bytes, slots need %llu", len,
-			   (unsigned long long)end);
+		           (unsigned long long)end);
 	if (!cstr_ok(h->comm, sizeof(h->comm)) || !cstr_ok(h->exe, sizeof(h->exe)))
 		return bad(err, errlen, "unterminated comm or exe");
 	if (h->pid <= 0)
@@ -88,14 +90,14 @@ static int record_count(const struct osp_pf_op *o, unsigned nb, uint64_t *count)
 /* Records are read in place: the caller's buffer and every offset were
  * checked to be 8-byte aligned. */
 static const struct osp_pf_op *record_at(const char *base, const struct osp_pf_hdr *h,
-					 unsigned slot, unsigned op)
+                                         unsigned slot, unsigned op)
 {
 	return (const struct osp_pf_op *)(base + h->slots_off + (uint64_t)slot * h->slot_size +
-					  OSP_PF_SLOT_HDR + (uint64_t)op * h->op_stride);
+	                                  OSP_PF_SLOT_HDR + (uint64_t)op * h->op_stride);
 }
 
-static unsigned make_dims(const char *by, const struct osp_pf_hdr *h,
-			  const struct osp_pf_slot *s, struct osp_dim *d, char *pid, char *tid)
+static unsigned make_dims(const char *by, const struct osp_pf_hdr *h, const struct osp_pf_slot *s,
+                          struct osp_dim *d, char *pid, char *tid)
 {
 	unsigned n = 0;
 	const char *comm = h->comm[0] ? h->comm : "?";
@@ -139,7 +141,7 @@ static void widen(struct osp_hist *dst, const struct osp_pf_op *o, unsigned nb, 
 }
 
 int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by,
-		struct osp_pf_info *info, char *err, size_t errlen)
+                struct osp_pf_info *info, char *err, size_t errlen)
 {
 	const char *base = buf;
 	struct osp_pf_hdr h;
@@ -162,7 +164,7 @@ int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by
 	uint64_t ops = 0;
 	for (unsigned sl = 0; sl < h.nslots; sl++) {
 		const struct osp_pf_slot *s =
-			(const void *)(base + h.slots_off + (uint64_t)sl * h.slot_size);
+		    (const void *)(base + h.slots_off + (uint64_t)sl * h.slot_size);
 		if (s->state > 1 || s->shared > 1)
 			return bad(err, errlen, "slot %u: bad state", sl);
 		if (!s->state)
@@ -178,7 +180,7 @@ int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by
 	/* Pass 2: add. */
 	for (unsigned sl = 0; sl < h.nslots; sl++) {
 		const struct osp_pf_slot *s =
-			(const void *)(base + h.slots_off + (uint64_t)sl * h.slot_size);
+		    (const void *)(base + h.slots_off + (uint64_t)sl * h.slot_size);
 		if (!s->state)
 			continue;
 		for (unsigned op = 0; op < h.nops; op++) {
@@ -191,7 +193,7 @@ int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by
 			char pid[16], tid[16];
 			unsigned nd = make_dims(by, &h, s, d, pid, tid);
 			struct osp_profile *p = osp_set_get(
-				set, OSP_LAYER_USER, names + (uint64_t)op * OSP_PF_NAME_LEN, d, nd);
+			    set, OSP_LAYER_USER, names + (uint64_t)op * OSP_PF_NAME_LEN, d, nd);
 			if (!p)
 				return bad(err, errlen, "out of memory");
 			if (__builtin_add_overflow(p->hist.count, n, &(uint64_t){0}))

@@ -24,6 +24,6 @@ struct osp_pf_info {
  * else merges all processes. Returns 0, or -1 with the reason in err (and
  * nothing added to set). */
 int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by,
-		struct osp_pf_info *info, char *err, size_t errlen);
+                struct osp_pf_info *info, char *err, size_t errlen);
 
 #endif

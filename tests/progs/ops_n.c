@@ -56,29 +56,121 @@ int __fxstatat64(int ver, int dirfd, const char *path, struct stat64 *st, int fl
 #define STAT_VER 1 /* _STAT_VER_LINUX on x86_64 */
 
 static const char *const ops_per_round[] = {
-	"open",	       "open64",      "openat",	      "openat64",    "__open_2",
-	"__open64_2",  "__openat_2",  "__openat64_2", "creat",	     "creat64",
-	"close",       "dup",	      "dup2",	      "dup3",	     "write",
-	"pwrite",      "pwrite64",    "read",	      "__read_chk",  "pread",
-	"pread64",     "__pread_chk", "__pread64_chk", "readv",	     "writev",
-	"preadv",      "preadv64",    "pwritev",      "pwritev64",   "preadv2",
-	"pwritev2",    "preadv64v2",  "pwritev64v2",  "lseek",	     "lseek64",
-	"sendfile",    "sendfile64",  "copy_file_range", "fsync",    "fdatasync",
-	"syncfs",      "sync_file_range", "truncate", "truncate64",  "ftruncate",
-	"ftruncate64", "fallocate",   "fallocate64",  "posix_fallocate", "posix_fadvise",
-	"stat",	       "stat64",      "fstat",	      "fstat64",     "lstat",
-	"lstat64",     "fstatat",     "fstatat64",    "__xstat",     "__xstat64",
-	"__fxstat",    "__fxstat64",  "__lxstat",     "__lxstat64",  "__fxstatat",
-	"__fxstatat64", "statx",      "statfs",	      "fstatfs",     "access",
-	"faccessat",   "chmod",	      "fchmod",	      "fchmodat",    "chown",
-	"fchown",      "lchown",      "fchownat",     "utimensat",   "futimens",
-	"utime",       "utimes",      "mkdir",	      "mkdirat",     "rmdir",
-	"unlink",      "unlinkat",    "rename",	      "renameat",    "renameat2",
-	"link",	       "linkat",      "symlink",      "symlinkat",   "readlink",
-	"readlinkat",  "__readlink_chk", "__readlinkat_chk", "mknod", "mknodat",
-	"chdir",       "fchdir",      "opendir",      "fdopendir",   "readdir",
-	"readdir64",   "closedir",    "getdents64",  "mmap",	      "mmap64",	     "munmap",
-	"msync",       "flock",	      "fcntl",	      "fcntl64",
+    "open",
+    "open64",
+    "openat",
+    "openat64",
+    "__open_2",
+    "__open64_2",
+    "__openat_2",
+    "__openat64_2",
+    "creat",
+    "creat64",
+    "close",
+    "dup",
+    "dup2",
+    "dup3",
+    "write",
+    "pwrite",
+    "pwrite64",
+    "read",
+    "__read_chk",
+    "pread",
+    "pread64",
+    "__pread_chk",
+    "__pread64_chk",
+    "readv",
+    "writev",
+    "preadv",
+    "preadv64",
+    "pwritev",
+    "pwritev64",
+    "preadv2",
+    "pwritev2",
+    "preadv64v2",
+    "pwritev64v2",
+    "lseek",
+    "lseek64",
+    "sendfile",
+    "sendfile64",
+    "copy_file_range",
+    "fsync",
+    "fdatasync",
+    "syncfs",
+    "sync_file_range",
+    "truncate",
+    "truncate64",
+    "ftruncate",
+    "ftruncate64",
+    "fallocate",
+    "fallocate64",
+    "posix_fallocate",
+    "posix_fadvise",
+    "stat",
+    "stat64",
+    "fstat",
+    "fstat64",
+    "lstat",
+    "lstat64",
+    "fstatat",
+    "fstatat64",
+    "__xstat",
+    "__xstat64",
+    "__fxstat",
+    "__fxstat64",
+    "__lxstat",
+    "__lxstat64",
+    "__fxstatat",
+    "__fxstatat64",
+    "statx",
+    "statfs",
+    "fstatfs",
+    "access",
+    "faccessat",
+    "chmod",
+    "fchmod",
+    "fchmodat",
+    "chown",
+    "fchown",
+    "lchown",
+    "fchownat",
+    "utimensat",
+    "futimens",
+    "utime",
+    "utimes",
+    "mkdir",
+    "mkdirat",
+    "rmdir",
+    "unlink",
+    "unlinkat",
+    "rename",
+    "renameat",
+    "renameat2",
+    "link",
+    "linkat",
+    "symlink",
+    "symlinkat",
+    "readlink",
+    "readlinkat",
+    "__readlink_chk",
+    "__readlinkat_chk",
+    "mknod",
+    "mknodat",
+    "chdir",
+    "fchdir",
+    "opendir",
+    "fdopendir",
+    "readdir",
+    "readdir64",
+    "closedir",
+    "getdents64",
+    "mmap",
+    "mmap64",
+    "munmap",
+    "msync",
+    "flock",
+    "fcntl",
+    "fcntl64",
 };
 #define NOPS (sizeof(ops_per_round) / sizeof(ops_per_round[0]))
 
@@ -88,10 +180,10 @@ static void die(const char *op)
 	_exit(1);
 }
 
-#define OK(call, op)                                                                       \
-	do {                                                                               \
-		if ((call) < 0)                                                            \
-			die(op);                                                           \
+#define OK(call, op)                                                                               \
+	do {                                                                                       \
+		if ((call) < 0)                                                                    \
+			die(op);                                                                   \
 	} while (0)
 
 static void sys_close(long fd)
@@ -108,7 +200,7 @@ static void sys_unlink(const char *p)
 static void round_in(const char *d)
 {
 	char f[512], f2[512], l[512], l2[512], s[512], s2[512], s3[512], sub[512], sub2[512],
-		fifo[512], fifo2[512], buf[64] = "0123456789abcdef", lbuf[512];
+	    fifo[512], fifo2[512], buf[64] = "0123456789abcdef", lbuf[512];
 	snprintf(f, sizeof(f), "%s/f", d);
 	snprintf(f2, sizeof(f2), "%s/f2", d);
 	snprintf(l, sizeof(l), "%s/l", d);
@@ -340,7 +432,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--list")) {
 		for (size_t i = 0; i < NOPS; i++)
-			printf("%s %d\n", ops_per_round[i], !strcmp(ops_per_round[i], "closedir") ? 2 : 1);
+			printf("%s %d\n", ops_per_round[i],
+			       !strcmp(ops_per_round[i], "closedir") ? 2 : 1);
 		return 0;
 	}
 	if (argc < 2) {

@@ -7,7 +7,7 @@
 #include "collect/user_file.c"
 #include "tests/unit/check.h"
 
-#define NOPS 3
+#define NOPS   3
 #define NSLOTS 3
 
 struct image {
@@ -20,13 +20,13 @@ static struct osp_pf_op *rec(struct image *im, unsigned slot, unsigned op)
 {
 	char *base = (char *)im->words;
 	return (struct osp_pf_op *)(base + im->h->slots_off + slot * im->h->slot_size +
-				    OSP_PF_SLOT_HDR + op * im->h->op_stride);
+	                            OSP_PF_SLOT_HDR + op * im->h->op_stride);
 }
 
 static struct osp_pf_slot *slot_at(struct image *im, unsigned slot)
 {
 	return (struct osp_pf_slot *)((char *)im->words + im->h->slots_off +
-				      slot * im->h->slot_size);
+	                              slot * im->h->slot_size);
 }
 
 /* Two threads and the shared slot; op 0 "read": 3 + 2 + 1 samples. */
@@ -138,7 +138,7 @@ static void refused(struct image *im, unsigned r, const char *what, const char *
 	int rc = load(im, r, "pid", &s, err);
 	if (rc != -1 || s->n != 0 || !strstr(err, want)) {
 		fprintf(stderr, "%s: rc %d, %zu profiles, err \"%s\" (want \"%s\")\n", what, rc,
-			s->n, err, want);
+		        s->n, err, want);
 		check_failed_ = 1;
 	}
 	osp_set_free(s);
