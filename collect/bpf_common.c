@@ -158,7 +158,10 @@ __u64 osp_bpf_probe_cost(void)
 void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	if (s->root_pid > 0)
+	/* `run` prepares its layers before the child exists (root_pid is still
+	 * 0 then), so "no target option" means the tree of root_pid; `record`
+	 * sets all (-a) for the whole system. */
+	if (s->root_pid > 0 || (!s->all && !s->npids && !s->cgroup && !s->comm))
 		cfg->filter = OSP_FILTER_TREE;
 	else if (s->npids)
 		cfg->filter = OSP_FILTER_PIDS;
