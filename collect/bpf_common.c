@@ -183,7 +183,7 @@ void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 
 int osp_bpf_share_maps(struct bpf_object *obj)
 {
-	static const char *const names[] = {"osp_follow", "osp_pseq", "osp_cgroup"};
+	static const char *const names[] = {"osp_follow", "osp_pseq", "osp_clock", "osp_cgroup"};
 	if (!common.skel) {
 		fprintf(stderr, "osprof: internal error: osp_bpf_common_acquire() not called "
 		                "before OSP_BPF_SETUP\n");
@@ -329,6 +329,13 @@ int osp_bpf_common_start(struct osp_session *s)
 	common.started = 1;
 	struct osp_common_bpf *k = common.skel;
 	int filter = k->rodata->osp_cfg.filter, rc;
+	/* Slices count from now: the targets are released right after attach. */
+	__u32 zero = 0;
+	__u64 now = osp_now_ns();
+	s->start_ns = now;
+	if ((rc = bpf_map__update_elem(k->maps.osp_clock, &zero, sizeof(zero), &now, sizeof(now),
+	                               0)))
+		goto err;
 	if (filter == OSP_FILTER_TREE) {
 		if ((rc = follow(k, s->root_pid, OSP_FOLLOW_INHERIT)))
 			goto err;

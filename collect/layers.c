@@ -2,6 +2,7 @@
 #include <string.h>
 #include "collect/layer.h"
 
+extern const struct osp_layer osp_layer_syscall;
 extern const struct osp_layer osp_layer_fs;
 extern const struct osp_layer osp_layer_block;
 extern const struct osp_layer osp_layer_lock;
@@ -10,7 +11,13 @@ extern const struct osp_layer osp_layer_irq;
 extern const struct osp_layer osp_layer_uprobe;
 
 const struct osp_layer *const osp_layers[] = {
-    &osp_layer_fs, &osp_layer_block, &osp_layer_lock, &osp_layer_sched, &osp_layer_irq, &osp_layer_uprobe,
+    &osp_layer_syscall,
+    &osp_layer_fs,
+    &osp_layer_block,
+    &osp_layer_lock,
+    &osp_layer_sched,
+    &osp_layer_irq,
+    &osp_layer_uprobe,
     NULL,
 };
 
