@@ -26,7 +26,7 @@ static int ends_with(const char *s, const char *suf, size_t *stem)
 }
 
 static int push(struct fs_pairs *out, const char *subsys, const char *op, size_t oplen,
-		const char *start, const char *end)
+                const char *start, const char *end)
 {
 	struct fs_pair p;
 	if (oplen >= sizeof(p.op) || strlen(start) >= sizeof(p.start) ||
@@ -50,10 +50,10 @@ static int push(struct fs_pairs *out, const char *subsys, const char *op, size_t
 
 /* Tries to pair `name` as a start event; 0 when it is none, 1 paired, <0. */
 static int try_pair(const char *subsys, char **names, size_t n, const char *name,
-		    struct fs_pairs *out)
+                    struct fs_pairs *out)
 {
 	static const char *const suffix[][2] = {
-		{"_enter", "_exit"}, {"_start", "_end"}, {"_begin", "_end"}, {"", "_done"}};
+	    {"_enter", "_exit"}, {"_start", "_end"}, {"_begin", "_end"}, {"", "_done"}};
 	char buf[256];
 	size_t stem;
 	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
@@ -76,7 +76,7 @@ static int try_pair(const char *subsys, char **names, size_t n, const char *name
 		const char *sfx = m + strlen("_start_");
 		char op[256];
 		if (snprintf(buf, sizeof(buf), "%.*s_end_%s", (int)plen, name, sfx) <
-			    (int)sizeof(buf) &&
+		        (int)sizeof(buf) &&
 		    has(names, n, buf)) {
 			int l = snprintf(op, sizeof(op), "%.*s_%s", (int)plen, name, sfx);
 			if (l < 0 || l >= (int)sizeof(op))
@@ -117,7 +117,8 @@ static int scan_subsys(const char *tracefs, const char *subsys, struct fs_pairs 
 	size_t n = 0;
 	int rc = 0;
 	for (struct dirent *e; (e = readdir(d));) {
-		if (e->d_name[0] == '.' || !strcmp(e->d_name, "enable") || !strcmp(e->d_name, "filter"))
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "enable") ||
+		    !strcmp(e->d_name, "filter"))
 			continue;
 		char **nn = realloc(names, (n + 1) * sizeof(*names));
 		if (!nn || !(nn[n] = strdup(e->d_name))) {

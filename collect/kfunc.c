@@ -66,7 +66,7 @@ static int load(struct osp_session *s, struct kfunc *f, int fentry, char *why, s
 	}
 	rc = kfunc_bpf__load(k);
 	if (rc) {
-		snprintf(why, len, "BPF load: %s", strerror(-rc));
+		snprintf(why, len, "refused at BPF load: %s", strerror(-rc));
 		kfunc_bpf__destroy(k);
 		return rc;
 	}
@@ -81,16 +81,13 @@ static int probe(struct osp_session *s, struct kfunc *f, char why[2][160])
 	if (load(s, f, 1, why[0], sizeof(why[0])) == 0)
 		return 0;
 	if (access(KPROBE_PMU, F_OK) != 0) {
-		snprintf(why[1], sizeof(why[1]),
-			 "not in this kernel (no kprobe PMU: %s missing, CONFIG_KPROBES off)",
-			 KPROBE_PMU);
+		snprintf(why[1], sizeof(why[1]), "not in this kernel: %s is missing", KPROBE_PMU);
 		return -EOPNOTSUPP;
 	}
 	return load(s, f, 0, why[1], sizeof(why[1]));
 }
 
-int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id,
-		   struct kfuncs **out)
+int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, struct kfuncs **out)
 {
 	struct kfuncs *k = calloc(1, sizeof(*k));
 	char *dup = strdup(list), *save = NULL;
@@ -102,8 +99,10 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id,
 	}
 	for (char *sym = strtok_r(dup, ",", &save); sym; sym = strtok_r(NULL, ",", &save)) {
 		if (!kallsyms_has(sym)) {
-			fprintf(stderr, "osprof: --func %s: no kernel function of that name in /proc/kallsyms\n",
-				sym);
+			fprintf(stderr,
+			        "osprof: --func %s: no kernel function of that name in "
+			        "/proc/kallsyms\n",
+			        sym);
 			rc = -EINVAL;
 			break;
 		}
@@ -125,8 +124,9 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id,
 		rc = probe(s, f, why);
 		if (rc) {
 			fprintf(stderr,
-				"osprof: --func %s: cannot probe kernel functions here: fentry/fexit failed (%s); kprobe/kretprobe failed (%s)\n",
-				sym, why[0], why[1]);
+			        "osprof: --func %s: cannot time kernel functions here: tried "
+			        "fentry/fexit (%s) and kprobe/kretprobe (%s)\n",
+			        sym, why[0], why[1]);
 			break;
 		}
 	}
@@ -152,15 +152,17 @@ int kfuncs_attach(struct osp_session *s, struct kfuncs *k)
 			f->links[0] = bpf_program__attach(b->progs.kf_fentry);
 			f->links[1] = f->links[0] ? bpf_program__attach(b->progs.kf_fexit) : NULL;
 		} else {
-			f->links[0] = bpf_program__attach_kprobe(b->progs.kf_kprobe, false, f->name);
-			f->links[1] = f->links[0] ? bpf_program__attach_kprobe(b->progs.kf_kretprobe,
-									      true, f->name)
-						  : NULL;
+			f->links[0] =
+			    bpf_program__attach_kprobe(b->progs.kf_kprobe, false, f->name);
+			f->links[1] =
+			    f->links[0]
+			        ? bpf_program__attach_kprobe(b->progs.kf_kretprobe, true, f->name)
+			        : NULL;
 		}
 		if (!f->links[1]) {
 			int rc = -errno;
 			fprintf(stderr, "osprof: --func %s: cannot attach (%s): %s\n", f->name,
-				osp_attach_mode_name(f->mode), strerror(errno));
+			        osp_attach_mode_name(f->mode), strerror(errno));
 			return rc ? rc : -EINVAL;
 		}
 		osp_bpf_note_attach(s, "fs", f->name, f->mode);
@@ -184,8 +186,8 @@ int kfuncs_collect(struct osp_session *s, struct kfuncs *k, int reset)
 {
 	for (size_t i = 0; i < k->n; i++) {
 		struct kfunc *f = &k->v[i];
-		int rc = osp_bpf_read_hists(s, bpf_map__fd(f->skel->maps.kf_hist), "fs", desc, f,
-					    reset);
+		int rc =
+		    osp_bpf_read_hists(s, bpf_map__fd(f->skel->maps.kf_hist), "fs", desc, f, reset);
 		if (!rc)
 			rc = osp_bpf_read_stats(s, bpf_map__fd(f->skel->maps.osp_stats), &f->stats);
 		if (rc)
@@ -212,8 +214,9 @@ void kfuncs_list(FILE *out)
 {
 	const char *kp = access(KPROBE_PMU, F_OK) == 0 ? "available" : "not in this kernel";
 	if (geteuid() != 0) {
-		fprintf(out, "  --func SYM: fentry/fexit: unknown (probing needs root); kprobe: %s\n",
-			kp);
+		fprintf(out,
+		        "  --func SYM: fentry/fexit: unknown (probing needs root); kprobe: %s\n",
+		        kp);
 		return;
 	}
 	/* A real load tells whether fentry is refused, as it is on some kernels;
@@ -231,7 +234,7 @@ void kfuncs_list(FILE *out)
 		bpf_map__set_max_entries(k->maps.osp_follow, 1);
 		bpf_map__set_max_entries(k->maps.osp_pseq, 1);
 		int rc = kfunc_bpf__load(k);
-		snprintf(buf, sizeof(buf), "refused (BPF load: %s)", strerror(-rc));
+		snprintf(buf, sizeof(buf), "refused at BPF load: %s", strerror(-rc));
 		fe = rc ? buf : "available";
 		kfunc_bpf__destroy(k);
 	}
@@ -241,5 +244,5 @@ void kfuncs_list(FILE *out)
 		fprintf(out, "  --func SYM: unavailable here: kernel functions cannot be probed\n");
 	else
 		fprintf(out, "  --func SYM: would use %s\n",
-			strcmp(fe, "available") ? "kprobe/kretprobe" : "fentry/fexit");
+		        strcmp(fe, "available") ? "kprobe/kretprobe" : "fentry/fexit");
 }

@@ -53,7 +53,9 @@ struct ksyms *ksyms_load(void)
 		return NULL;
 	}
 	if (k->n == 0) {
-		fprintf(stderr, "osprof: /proc/kallsyms shows no addresses (kptr_restrict?): run as root\n");
+		fprintf(
+		    stderr,
+		    "osprof: /proc/kallsyms shows no addresses (kptr_restrict?): run as root\n");
 		ksyms_free(k);
 		return NULL;
 	}

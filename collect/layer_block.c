@@ -15,8 +15,7 @@ struct block_state {
 	int acquired;
 };
 
-static const char *const type_names[KL_BLK_NTYPES] = {"read", "write", "flush", "discard",
-						      "other"};
+static const char *const type_names[KL_BLK_NTYPES] = {"read", "write", "flush", "discard", "other"};
 static const char *const op_names[] = {"queue", "device", "size"};
 
 /* dev_t as the kernel encodes it (major << 20 | minor) -> "vda", else
@@ -71,8 +70,9 @@ static int block_prepare(struct osp_session *s, int slot)
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
 	if ((rc = block_bpf__load(st->skel))) {
-		fprintf(stderr, "osprof: block: cannot load the BPF object (tp_btf block_rq_*): %s\n",
-			strerror(-rc));
+		fprintf(stderr,
+		        "osprof: block: cannot load the BPF object (tp_btf block_rq_*): %s\n",
+		        strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -86,11 +86,11 @@ static int block_attach(struct osp_session *s, int slot)
 		return rc;
 	if ((rc = block_bpf__attach(st->skel))) {
 		fprintf(stderr, "osprof: block: cannot attach to block_rq_* (tp_btf): %s\n",
-			strerror(-rc));
+		        strerror(-rc));
 		return rc;
 	}
 	static const char *const tps[] = {"block_rq_insert", "block_rq_issue", "block_rq_complete",
-					  "block_rq_requeue"};
+	                                  "block_rq_requeue"};
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
 		osp_bpf_note_attach(s, "block", tps[i], OSP_ATTACH_TP_BTF);
 	return 0;
@@ -113,8 +113,8 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 static int block_collect(struct osp_session *s, int slot, int reset)
 {
 	struct block_state *st = s->layer_state[slot];
-	int rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.blk_hist), "block", desc, NULL,
-				    reset);
+	int rc =
+	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.blk_hist), "block", desc, NULL, reset);
 	if (!rc)
 		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
 	if (rc)
@@ -124,22 +124,23 @@ static int block_collect(struct osp_session *s, int slot, int reset)
 
 static int block_list(FILE *out, int verbose)
 {
-	fprintf(out, "block: queue (insert->issue), device (issue->complete) time and request size\n"
-		     "  per device and type (read, write, flush, discard); attach: tp_btf\n"
-		     "  block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue\n");
+	fprintf(out,
+	        "block: queue (insert->issue), device (issue->complete) time and request size\n"
+	        "  per device and type (read, write, flush, discard); attach: tp_btf\n"
+	        "  block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue\n");
 	if (verbose)
 		fprintf(out, "  devices: /sys/dev/block; with a target filter, requests inserted\n"
-			     "  (or issued directly) by a target task\n");
+		             "  (or issued directly) by a target task\n");
 	return 0;
 }
 
 const struct osp_layer osp_layer_block = {
-	.name = "block",
-	.summary = "block requests: queue and device time, request size, per device and type",
-	.needs_root = 1,
-	.list = block_list,
-	.prepare = block_prepare,
-	.attach = block_attach,
-	.collect = block_collect,
-	.destroy = block_destroy,
+    .name = "block",
+    .summary = "block requests: queue and device time, request size, per device and type",
+    .needs_root = 1,
+    .list = block_list,
+    .prepare = block_prepare,
+    .attach = block_attach,
+    .collect = block_collect,
+    .destroy = block_destroy,
 };

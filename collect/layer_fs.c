@@ -69,8 +69,8 @@ static int fs_prepare(struct osp_session *s, int slot)
 	if (st->pairs.n == 0) {
 		if (st->kfuncs)
 			return 0;
-		fprintf(stderr, "osprof: fs: no file-system tracepoint pairs in %s/events%s%s\n", tfs,
-			only() ? " for OSPROF_FS_SUBSYS=" : "", only() ? only() : "");
+		fprintf(stderr, "osprof: fs: no file-system tracepoint pairs in %s/events%s%s\n",
+		        tfs, only() ? " for OSPROF_FS_SUBSYS=" : "", only() ? only() : "");
 		return -ENOENT;
 	}
 	if (!(st->skel = fs_bpf__open())) {
@@ -90,12 +90,12 @@ static int fs_prepare(struct osp_session *s, int slot)
 static int attach_event(struct fs_state *st, const char *subsys, const char *event, __u64 cookie)
 {
 	LIBBPF_OPTS(bpf_tracepoint_opts, o, .bpf_cookie = cookie);
-	struct bpf_link *l = bpf_program__attach_tracepoint_opts(st->skel->progs.fs_event, subsys,
-								  event, &o);
+	struct bpf_link *l =
+	    bpf_program__attach_tracepoint_opts(st->skel->progs.fs_event, subsys, event, &o);
 	if (!l) {
 		int rc = -errno;
-		fprintf(stderr, "osprof: fs: cannot attach to tracepoint %s:%s: %s\n", subsys, event,
-			strerror(errno));
+		fprintf(stderr, "osprof: fs: cannot attach to tracepoint %s:%s: %s\n", subsys,
+		        event, strerror(errno));
 		return rc;
 	}
 	st->links[st->nlinks++] = l;
@@ -124,12 +124,13 @@ static int fs_attach(struct osp_session *s, int slot)
 	for (size_t i = 0; i < st->pairs.n; i++) {
 		char t[256];
 		snprintf(t, sizeof(t), "%s:%s..%s", st->pairs.v[i].subsys, st->pairs.v[i].start,
-			 st->pairs.v[i].end);
+		         st->pairs.v[i].end);
 		osp_bpf_note_attach(s, "fs", t, OSP_ATTACH_TRACEPOINT);
 	}
 	if (s->verbose && st->pairs.n)
-		fprintf(stderr, "osprof: fs: %zu tracepoint pairs, one program, cookies name the pair\n",
-			st->pairs.n);
+		fprintf(stderr,
+		        "osprof: fs: %zu tracepoint pairs, one program, cookies name the pair\n",
+		        st->pairs.n);
 	return st->kfuncs ? kfuncs_attach(s, st->kfuncs) : 0;
 }
 
@@ -151,9 +152,10 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 	int rc = 0;
 	if (st->skel) {
 		rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist), "fs", desc, st,
-					reset);
+		                        reset);
 		if (!rc)
-			rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
+			rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
+			                        &st->stats);
 	}
 	if (!rc && st->kfuncs)
 		rc = kfuncs_collect(s, st->kfuncs, reset);
@@ -168,12 +170,13 @@ static int fs_list(FILE *out, int verbose)
 	struct fs_pairs p;
 	if (!tfs || fs_discover(tfs, only(), &p))
 		return -ENOENT;
-	fprintf(out, "fs: %zu tracepoint pairs (attach: tracepoint, one program, per-pair cookie)\n",
-		p.n);
+	fprintf(out,
+	        "fs: %zu tracepoint pairs (attach: tracepoint, one program, per-pair cookie)\n",
+	        p.n);
 	for (size_t i = 0; i < p.n; i++) {
 		if (verbose)
-			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys, p.v[i].start,
-				p.v[i].end);
+			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys,
+			        p.v[i].start, p.v[i].end);
 		else
 			fprintf(out, "  %s\n", p.v[i].op);
 	}
@@ -183,12 +186,12 @@ static int fs_list(FILE *out, int verbose)
 }
 
 const struct osp_layer osp_layer_fs = {
-	.name = "fs",
-	.summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...) and --func kernel functions",
-	.needs_root = 1,
-	.list = fs_list,
-	.prepare = fs_prepare,
-	.attach = fs_attach,
-	.collect = fs_collect,
-	.destroy = fs_destroy,
+    .name = "fs",
+    .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...) and --func kernel functions",
+    .needs_root = 1,
+    .list = fs_list,
+    .prepare = fs_prepare,
+    .attach = fs_attach,
+    .collect = fs_collect,
+    .destroy = fs_destroy,
 };

@@ -16,9 +16,8 @@ struct irq_state {
 };
 
 /* kernel/softirq.c softirq_to_name[] */
-static const char *const softirq_names[] = {"hi",	"timer",   "net_tx", "net_rx",
-					    "block",	"irq_poll", "tasklet", "sched",
-					    "hrtimer", "rcu"};
+static const char *const softirq_names[] = {"hi",       "timer",   "net_tx", "net_rx",  "block",
+                                            "irq_poll", "tasklet", "sched",  "hrtimer", "rcu"};
 
 static void irq_destroy(struct osp_session *s, int slot)
 {
@@ -52,8 +51,10 @@ static int irq_prepare(struct osp_session *s, int slot)
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
 	if ((rc = irq_bpf__load(st->skel))) {
-		fprintf(stderr, "osprof: irq: cannot load the BPF object (tp_btf irq_handler_*, softirq_*): %s\n",
-			strerror(-rc));
+		fprintf(stderr,
+		        "osprof: irq: cannot load the BPF object (tp_btf irq_handler_*, "
+		        "softirq_*): %s\n",
+		        strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -66,12 +67,13 @@ static int irq_attach(struct osp_session *s, int slot)
 	if (rc)
 		return rc;
 	if ((rc = irq_bpf__attach(st->skel))) {
-		fprintf(stderr, "osprof: irq: cannot attach to irq_handler_*/softirq_* (tp_btf): %s\n",
-			strerror(-rc));
+		fprintf(stderr,
+		        "osprof: irq: cannot attach to irq_handler_*/softirq_* (tp_btf): %s\n",
+		        strerror(-rc));
 		return rc;
 	}
 	static const char *const tps[] = {"irq_handler_entry", "irq_handler_exit", "softirq_entry",
-					  "softirq_exit"};
+	                                  "softirq_exit"};
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
 		osp_bpf_note_attach(s, "irq", tps[i], OSP_ATTACH_TP_BTF);
 	return 0;
@@ -113,8 +115,8 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 static int irq_collect(struct osp_session *s, int slot, int reset)
 {
 	struct irq_state *st = s->layer_state[slot];
-	int rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.irq_hist), "irq", desc, st,
-				    reset);
+	int rc =
+	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.irq_hist), "irq", desc, st, reset);
 	if (!rc)
 		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
 	if (rc)
@@ -126,18 +128,18 @@ static int irq_list(FILE *out, int verbose)
 {
 	(void)verbose;
 	fprintf(out, "irq: hardirq handler time by irq name, softirq time by vector name\n"
-		     "  (system-wide: no target filter); attach: tp_btf irq_handler_entry/exit,\n"
-		     "  softirq_entry/exit\n");
+	             "  (system-wide: no target filter); attach: tp_btf irq_handler_entry/exit,\n"
+	             "  softirq_entry/exit\n");
 	return 0;
 }
 
 const struct osp_layer osp_layer_irq = {
-	.name = "irq",
-	.summary = "hard-IRQ and soft-IRQ handler durations by name (system-wide)",
-	.needs_root = 1,
-	.list = irq_list,
-	.prepare = irq_prepare,
-	.attach = irq_attach,
-	.collect = irq_collect,
-	.destroy = irq_destroy,
+    .name = "irq",
+    .summary = "hard-IRQ and soft-IRQ handler durations by name (system-wide)",
+    .needs_root = 1,
+    .list = irq_list,
+    .prepare = irq_prepare,
+    .attach = irq_attach,
+    .collect = irq_collect,
+    .destroy = irq_destroy,
 };

@@ -12,12 +12,12 @@
 #include "lock.skel.h"
 
 /* include/trace/events/lock.h */
-#define LCB_F_SPIN (1U << 0)
-#define LCB_F_READ (1U << 1)
-#define LCB_F_WRITE (1U << 2)
-#define LCB_F_RT (1U << 3)
+#define LCB_F_SPIN   (1U << 0)
+#define LCB_F_READ   (1U << 1)
+#define LCB_F_WRITE  (1U << 2)
+#define LCB_F_RT     (1U << 3)
 #define LCB_F_PERCPU (1U << 4)
-#define LCB_F_MUTEX (1U << 5)
+#define LCB_F_MUTEX  (1U << 5)
 
 struct lock_state {
 	struct lock_bpf *skel;
@@ -34,18 +34,18 @@ static const char *type_name(unsigned flags)
 		unsigned flags;
 		const char *name;
 	} t[] = {
-		{LCB_F_SPIN, "spinlock"},
-		{LCB_F_SPIN | LCB_F_READ, "rwlock:R"},
-		{LCB_F_SPIN | LCB_F_WRITE, "rwlock:W"},
-		{LCB_F_READ, "rwsem:R"},
-		{LCB_F_WRITE, "rwsem:W"},
-		{LCB_F_RT, "rtmutex"},
-		{LCB_F_RT | LCB_F_READ, "rwlock-rt:R"},
-		{LCB_F_RT | LCB_F_WRITE, "rwlock-rt:W"},
-		{LCB_F_PERCPU | LCB_F_READ, "pcpu-sem:R"},
-		{LCB_F_PERCPU | LCB_F_WRITE, "pcpu-sem:W"},
-		{LCB_F_MUTEX, "mutex"},
-		{LCB_F_MUTEX | LCB_F_SPIN, "mutex"},
+	    {LCB_F_SPIN, "spinlock"},
+	    {LCB_F_SPIN | LCB_F_READ, "rwlock:R"},
+	    {LCB_F_SPIN | LCB_F_WRITE, "rwlock:W"},
+	    {LCB_F_READ, "rwsem:R"},
+	    {LCB_F_WRITE, "rwsem:W"},
+	    {LCB_F_RT, "rtmutex"},
+	    {LCB_F_RT | LCB_F_READ, "rwlock-rt:R"},
+	    {LCB_F_RT | LCB_F_WRITE, "rwlock-rt:W"},
+	    {LCB_F_PERCPU | LCB_F_READ, "pcpu-sem:R"},
+	    {LCB_F_PERCPU | LCB_F_WRITE, "pcpu-sem:W"},
+	    {LCB_F_MUTEX, "mutex"},
+	    {LCB_F_MUTEX | LCB_F_SPIN, "mutex"},
 	};
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
 		if (t[i].flags == flags)
@@ -57,14 +57,19 @@ static const char *type_name(unsigned flags)
 static int lock_internal(const char *sym)
 {
 	static const char *const prefix[] = {
-		"bpf_",	     "__bpf_",	     "trace_",	     "__traceiter_", "perf_",
-		"__mutex_",  "mutex_",	     "__ww_mutex",   "ww_mutex_",    "__down",
-		"down_",     "down",	     "__up",	     "rwsem_",	     "__rwsem",
-		"_raw_",     "do_raw_",	     "queued_",	     "native_queued_", "__pv_queued_",
-		"pv_",	     "osq_",	     "percpu_down_", "__percpu_down", "percpu_rwsem_",
-		"rt_mutex",  "__rt_mutex",   "rtlock_",	     "rt_spin_",     "lock_contended",
-		"schedule",  "__schedule",   "preempt_schedule", "io_schedule", "spin_",
-		"__spin_",   "rwbase_",	     "rt_read_",     "rt_write_",
+	    "bpf_",           "__bpf_",       "trace_",
+	    "__traceiter_",   "perf_",        "__mutex_",
+	    "mutex_",         "__ww_mutex",   "ww_mutex_",
+	    "__down",         "down_",        "down",
+	    "__up",           "rwsem_",       "__rwsem",
+	    "_raw_",          "do_raw_",      "queued_",
+	    "native_queued_", "__pv_queued_", "pv_",
+	    "osq_",           "percpu_down_", "__percpu_down",
+	    "percpu_rwsem_",  "rt_mutex",     "__rt_mutex",
+	    "rtlock_",        "rt_spin_",     "lock_contended",
+	    "schedule",       "__schedule",   "preempt_schedule",
+	    "io_schedule",    "spin_",        "__spin_",
+	    "rwbase_",        "rt_read_",     "rt_write_",
 	};
 	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
 		if (!strncmp(sym, prefix[i], strlen(prefix[i])))
@@ -111,8 +116,10 @@ static int lock_prepare(struct osp_session *s, int slot)
 	if (!st->by_caller)
 		bpf_map__set_max_entries(st->skel->maps.lock_stacks, 1);
 	if ((rc = lock_bpf__load(st->skel))) {
-		fprintf(stderr, "osprof: lock: cannot load the BPF object (tp_btf contention_begin/end): %s\n",
-			strerror(-rc));
+		fprintf(
+		    stderr,
+		    "osprof: lock: cannot load the BPF object (tp_btf contention_begin/end): %s\n",
+		    strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -125,8 +132,9 @@ static int lock_attach(struct osp_session *s, int slot)
 	if (rc)
 		return rc;
 	if ((rc = lock_bpf__attach(st->skel))) {
-		fprintf(stderr, "osprof: lock: cannot attach to lock:contention_begin/end (tp_btf): %s\n",
-			strerror(-rc));
+		fprintf(stderr,
+		        "osprof: lock: cannot attach to lock:contention_begin/end (tp_btf): %s\n",
+		        strerror(-rc));
 		return rc;
 	}
 	osp_bpf_note_attach(s, "lock", "contention_begin", OSP_ATTACH_TP_BTF);
@@ -170,8 +178,8 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 static int lock_collect(struct osp_session *s, int slot, int reset)
 {
 	struct lock_state *st = s->layer_state[slot];
-	int rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.lock_hist), "lock", desc, st,
-				    reset);
+	int rc =
+	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.lock_hist), "lock", desc, st, reset);
 	if (!rc)
 		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
 	if (rc)
@@ -182,20 +190,22 @@ static int lock_collect(struct osp_session *s, int slot, int reset)
 static int lock_list(FILE *out, int verbose)
 {
 	fprintf(out, "lock: contention wait time per lock type (spinlock, mutex, rwsem:R/W, ...);\n"
-		     "  --by caller splits by the contending kernel function\n"
-		     "  attach: tp_btf lock:contention_begin, lock:contention_end\n");
+	             "  --by caller splits by the contending kernel function\n"
+	             "  attach: tp_btf lock:contention_begin, lock:contention_end\n");
 	if (verbose)
-		fprintf(out, "  callers: bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n");
+		fprintf(
+		    out,
+		    "  callers: bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n");
 	return 0;
 }
 
 const struct osp_layer osp_layer_lock = {
-	.name = "lock",
-	.summary = "kernel lock contention wait time per lock type (--by caller)",
-	.needs_root = 1,
-	.list = lock_list,
-	.prepare = lock_prepare,
-	.attach = lock_attach,
-	.collect = lock_collect,
-	.destroy = lock_destroy,
+    .name = "lock",
+    .summary = "kernel lock contention wait time per lock type (--by caller)",
+    .needs_root = 1,
+    .list = lock_list,
+    .prepare = lock_prepare,
+    .attach = lock_attach,
+    .collect = lock_collect,
+    .destroy = lock_destroy,
 };

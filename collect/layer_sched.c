@@ -14,8 +14,8 @@ struct sched_state {
 	int acquired;
 };
 
-static const char *const reasons[KL_OFF_NREASONS] = {"preempted", "sleep",	   "io",
-						     "lock",	  "uninterruptible", "other"};
+static const char *const reasons[KL_OFF_NREASONS] = {"preempted", "sleep",           "io",
+                                                     "lock",      "uninterruptible", "other"};
 
 static void sched_destroy(struct osp_session *s, int slot)
 {
@@ -49,8 +49,10 @@ static int sched_prepare(struct osp_session *s, int slot)
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
 	if ((rc = sched_bpf__load(st->skel))) {
-		fprintf(stderr, "osprof: sched: cannot load the BPF object (tp_btf sched_*, task storage): %s\n",
-			strerror(-rc));
+		fprintf(stderr,
+		        "osprof: sched: cannot load the BPF object (tp_btf sched_*, task storage): "
+		        "%s\n",
+		        strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -63,12 +65,13 @@ static int sched_attach(struct osp_session *s, int slot)
 	if (rc)
 		return rc;
 	if ((rc = sched_bpf__attach(st->skel))) {
-		fprintf(stderr, "osprof: sched: cannot attach to sched_wakeup/sched_switch (tp_btf): %s\n",
-			strerror(-rc));
+		fprintf(stderr,
+		        "osprof: sched: cannot attach to sched_wakeup/sched_switch (tp_btf): %s\n",
+		        strerror(-rc));
 		return rc;
 	}
 	static const char *const tps[] = {"sched_wakeup", "sched_wakeup_new", "sched_switch",
-					  "contention_begin", "contention_end"};
+	                                  "contention_begin", "contention_end"};
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
 		osp_bpf_note_attach(s, "sched", tps[i], OSP_ATTACH_TP_BTF);
 	return 0;
@@ -92,7 +95,7 @@ static int sched_collect(struct osp_session *s, int slot, int reset)
 {
 	struct sched_state *st = s->layer_state[slot];
 	int rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.sched_hist), "sched", desc, NULL,
-				    reset);
+	                            reset);
 	if (!rc)
 		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
 	if (rc)
@@ -103,22 +106,24 @@ static int sched_collect(struct osp_session *s, int slot, int reset)
 static int sched_list(FILE *out, int verbose)
 {
 	fprintf(out, "sched: runq (wakeup or preemption -> switch-in) and offcpu (switch-out ->\n"
-		     "  switch-in) by reason: preempted, sleep, io, lock, uninterruptible, other\n"
-		     "  attach: tp_btf sched_wakeup, sched_wakeup_new, sched_switch,\n"
-		     "  lock:contention_begin/end; task storage\n");
+	             "  switch-in) by reason: preempted, sleep, io, lock, uninterruptible, other\n"
+	             "  attach: tp_btf sched_wakeup, sched_wakeup_new, sched_switch,\n"
+	             "  lock:contention_begin/end; task storage\n");
 	if (verbose)
-		fprintf(out, "  reason at switch-out: runnable -> preempted; inside a lock wait -> lock;\n"
-			     "  D with in_iowait -> io; other D -> uninterruptible; S -> sleep\n");
+		fprintf(
+		    out,
+		    "  reason at switch-out: runnable -> preempted; inside a lock wait -> lock;\n"
+		    "  D with in_iowait -> io; other D -> uninterruptible; S -> sleep\n");
 	return 0;
 }
 
 const struct osp_layer osp_layer_sched = {
-	.name = "sched",
-	.summary = "scheduler: run-queue latency, off-CPU time by reason",
-	.needs_root = 1,
-	.list = sched_list,
-	.prepare = sched_prepare,
-	.attach = sched_attach,
-	.collect = sched_collect,
-	.destroy = sched_destroy,
+    .name = "sched",
+    .summary = "scheduler: run-queue latency, off-CPU time by reason",
+    .needs_root = 1,
+    .list = sched_list,
+    .prepare = sched_prepare,
+    .attach = sched_attach,
+    .collect = sched_collect,
+    .destroy = sched_destroy,
 };

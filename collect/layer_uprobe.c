@@ -72,7 +72,7 @@ static int parse(struct uprobe_state *st, const char *spec)
 		}
 		if (strchr(bin, '/') && access(bin, R_OK) != 0) {
 			fprintf(stderr, "osprof: --uprobe %s:%s: %s: %s\n", bin, sym, bin,
-				strerror(errno));
+			        strerror(errno));
 			rc = -ENOENT;
 			break;
 		}
@@ -123,7 +123,8 @@ static int uprobe_prepare(struct osp_session *s, int slot)
 	st->acquired = 1;
 	if (!(st->skel = uprobe_bpf__open())) {
 		rc = -errno;
-		fprintf(stderr, "osprof: uprobe: cannot open the BPF object: %s\n", strerror(errno));
+		fprintf(stderr, "osprof: uprobe: cannot open the BPF object: %s\n",
+		        strerror(errno));
 		return rc;
 	}
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
@@ -146,11 +147,12 @@ static int attach_one(struct uprobe_state *st, size_t i, int ret)
 	if (!l) {
 		int e = errno;
 		if (e == ENOENT)
-			fprintf(stderr, "osprof: --uprobe %s:%s: no function %s in %s (or %s not found)\n",
-				f->bin, f->sym, f->sym, f->bin, f->bin);
+			fprintf(stderr,
+			        "osprof: --uprobe %s:%s: no function %s in %s (or %s not found)\n",
+			        f->bin, f->sym, f->sym, f->bin, f->bin);
 		else
 			fprintf(stderr, "osprof: --uprobe %s:%s: cannot attach %s: %s\n", f->bin,
-				f->sym, ret ? "uretprobe" : "uprobe", strerror(e));
+			        f->sym, ret ? "uretprobe" : "uprobe", strerror(e));
 		return -e;
 	}
 	st->links[st->nlinks++] = l;
@@ -189,8 +191,8 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 static int uprobe_collect(struct osp_session *s, int slot, int reset)
 {
 	struct uprobe_state *st = s->layer_state[slot];
-	int rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.up_hist), "uprobe", desc, st,
-				    reset);
+	int rc =
+	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.up_hist), "uprobe", desc, st, reset);
 	if (!rc)
 		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
 	if (rc)
@@ -202,17 +204,17 @@ static int uprobe_list(FILE *out, int verbose)
 {
 	(void)verbose;
 	fprintf(out, "uprobe: latency of user functions, --uprobe BIN:SYM[,SYM...]\n"
-		     "  attach: uprobe/uretprobe (one program pair, per-function cookie)\n");
+	             "  attach: uprobe/uretprobe (one program pair, per-function cookie)\n");
 	return 0;
 }
 
 const struct osp_layer osp_layer_uprobe = {
-	.name = "uprobe",
-	.summary = "user functions in any binary or library (--uprobe BIN:SYM[,...])",
-	.needs_root = 1,
-	.list = uprobe_list,
-	.prepare = uprobe_prepare,
-	.attach = uprobe_attach,
-	.collect = uprobe_collect,
-	.destroy = uprobe_destroy,
+    .name = "uprobe",
+    .summary = "user functions in any binary or library (--uprobe BIN:SYM[,...])",
+    .needs_root = 1,
+    .list = uprobe_list,
+    .prepare = uprobe_prepare,
+    .attach = uprobe_attach,
+    .collect = uprobe_collect,
+    .destroy = uprobe_destroy,
 };

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* block layer: per device and request type, queue time (insert -> issue),
+/* block layer: per device and request type, queue time (insert -> issue;
+ * allocation -> issue for requests issued directly without an insert),
  * device time (issue -> complete) and request size at issue. Requests are
  * keyed by their address; a target filter keeps the requests whose insert
  * (or issue, for directly issued ones) ran in a target task. */
@@ -79,6 +80,11 @@ int BPF_PROG(blk_issue, struct request *rq)
 			osp_stat_inc(OSP_STAT_LOST);
 			return 0;
 		}
+		/* Issued directly, never inserted: it queued from its allocation
+		 * (start_time_ns, 0 when the queue keeps no I/O statistics). */
+		__u64 t0 = BPF_CORE_READ(rq, start_time_ns);
+		if (t0 && t0 <= now)
+			rq_add(rq, KL_BLK_QUEUE, now, now - t0);
 	}
 	rq_add(rq, KL_BLK_SIZE, now, BPF_CORE_READ(rq, __data_len));
 	return 0;

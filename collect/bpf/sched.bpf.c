@@ -9,8 +9,8 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define TASK_RUNNING 0
-#define TASK_INTERRUPTIBLE 0x1
+#define TASK_RUNNING         0
+#define TASK_INTERRUPTIBLE   0x1
 #define TASK_UNINTERRUPTIBLE 0x2
 
 struct tstate {
@@ -77,8 +77,7 @@ int BPF_PROG(sched_wakeup_new, struct task_struct *p)
 	return 0;
 }
 
-static __always_inline __u32 off_reason(struct task_struct *p, struct tstate *s,
-					unsigned int state)
+static __always_inline __u32 off_reason(struct task_struct *p, struct tstate *s, unsigned int state)
 {
 	if (state == TASK_RUNNING)
 		return KL_OFF_PREEMPT;
@@ -93,7 +92,7 @@ static __always_inline __u32 off_reason(struct task_struct *p, struct tstate *s,
 
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
-	     unsigned int prev_state)
+             unsigned int prev_state)
 {
 	__u64 now = bpf_ktime_get_ns();
 	if (task_ok(prev) && BPF_CORE_READ(prev, pid)) {
@@ -115,7 +114,8 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 		s->runq_ns = 0;
 	}
 	if (s->off_ns) {
-		struct osp_hkey k = {.op = KL_SCHED_OFFCPU, .slice = osp_slice(now), .aux = s->reason};
+		struct osp_hkey k = {
+		    .op = KL_SCHED_OFFCPU, .slice = osp_slice(now), .aux = s->reason};
 		osp_hist_add(&sched_hist, &k, now - s->off_ns);
 		s->off_ns = 0;
 	}
