@@ -25,6 +25,15 @@ static int ends_with(const char *s, const char *suf, size_t *stem)
 	return 1;
 }
 
+/* Profile op names must be printable without blanks (lib/profile.c). */
+static int printable(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f)
+			return 0;
+	return len > 0;
+}
+
 static int push(struct fs_pairs *out, const char *subsys, const char *op, size_t oplen,
                 const char *start, const char *end)
 {
@@ -32,6 +41,8 @@ static int push(struct fs_pairs *out, const char *subsys, const char *op, size_t
 	if (oplen >= sizeof(p.op) || strlen(start) >= sizeof(p.start) ||
 	    strlen(end) >= sizeof(p.end) || strlen(subsys) >= sizeof(p.subsys))
 		return 0; /* names this long are no tracepoints we know */
+	if (!printable(op, oplen) || !printable(subsys, strlen(subsys)))
+		return 0;
 	for (size_t i = 0; i < out->n; i++)
 		if (!strcmp(out->v[i].subsys, subsys) && !strcmp(out->v[i].start, start))
 			return 0;

@@ -114,6 +114,9 @@ static void odd_names(void)
 		struct fs_pairs q = pair("rnd", v, 16);
 		for (size_t i = 0; i < q.n; i++) {
 			int s = 0, e = 0;
+			CHECK(q.v[i].op[0] != 0);
+			for (const char *c = q.v[i].op; *c; c++)
+				CHECK((unsigned char)*c > ' ' && *c != 0x7f);
 			for (int j = 0; j < 16; j++) {
 				s |= !strcmp(q.v[i].start, v[j]);
 				e |= !strcmp(q.v[i].end, v[j]);
