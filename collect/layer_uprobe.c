@@ -70,6 +70,15 @@ static int parse(struct uprobe_state *st, const char *spec)
 			rc = -EINVAL;
 			break;
 		}
+		int blank = 0;
+		for (const char *c = sym; *c; c++)
+			blank |= (unsigned char)*c <= ' ' || *c == 0x7f;
+		if (blank) {
+			fprintf(stderr, "osprof: --uprobe %s:%s: a symbol name has no blanks\n",
+			        bin, sym);
+			rc = -EINVAL;
+			break;
+		}
 		if (strchr(bin, '/') && access(bin, R_OK) != 0) {
 			fprintf(stderr, "osprof: --uprobe %s:%s: %s: %s\n", bin, sym, bin,
 			        strerror(errno));
