@@ -7,11 +7,13 @@
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
 #include "block.skel.h"
 
 struct block_state {
 	struct block_bpf *skel;
 	struct osp_bpf_stats stats;
+	enum osp_attach_mode mode; /* tp_btf, or raw_tp where tp_btf fails */
 	int acquired;
 };
 
@@ -69,10 +71,14 @@ static int block_prepare(struct osp_session *s, int slot)
 	}
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
+	st->mode = osp_bpf_tp_mode();
+	osp_bpf_pick(st->skel->progs.blk_insert_btf, st->skel->progs.blk_insert_raw, st->mode);
+	osp_bpf_pick(st->skel->progs.blk_issue_btf, st->skel->progs.blk_issue_raw, st->mode);
+	osp_bpf_pick(st->skel->progs.blk_complete_btf, st->skel->progs.blk_complete_raw, st->mode);
+	osp_bpf_pick(st->skel->progs.blk_requeue_btf, st->skel->progs.blk_requeue_raw, st->mode);
 	if ((rc = block_bpf__load(st->skel))) {
-		fprintf(stderr,
-		        "osprof: block: cannot load the BPF object (tp_btf block_rq_*): %s\n",
-		        strerror(-rc));
+		fprintf(stderr, "osprof: block: cannot load the BPF object (%s block_rq_*): %s\n",
+		        osp_attach_mode_name(st->mode), strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -85,14 +91,14 @@ static int block_attach(struct osp_session *s, int slot)
 	if (rc)
 		return rc;
 	if ((rc = block_bpf__attach(st->skel))) {
-		fprintf(stderr, "osprof: block: cannot attach to block_rq_* (tp_btf): %s\n",
-		        strerror(-rc));
+		fprintf(stderr, "osprof: block: cannot attach to block_rq_* (%s): %s\n",
+		        osp_attach_mode_name(st->mode), strerror(-rc));
 		return rc;
 	}
 	static const char *const tps[] = {"block_rq_insert", "block_rq_issue", "block_rq_complete",
 	                                  "block_rq_requeue"};
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
-		osp_bpf_note_attach(s, "block", tps[i], OSP_ATTACH_TP_BTF);
+		osp_bpf_note_attach(s, "block", tps[i], st->mode);
 	return 0;
 }
 
@@ -124,10 +130,12 @@ static int block_collect(struct osp_session *s, int slot, int reset)
 
 static int block_list(FILE *out, int verbose)
 {
-	fprintf(out,
-	        "block: queue (insert->issue), device (issue->complete) time and request size\n"
-	        "  per device and type (read, write, flush, discard); attach: tp_btf\n"
-	        "  block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue\n");
+	fprintf(
+	    out,
+	    "block: queue (insert->issue), device (issue->complete) time and request size\n"
+	    "  per device and type (read, write, flush, discard)\n"
+	    "  attach: %s block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue\n",
+	    kl_tp_mode_name());
 	if (verbose)
 		fprintf(out, "  devices: /sys/dev/block; with a target filter, requests inserted\n"
 		             "  (or issued directly) by a target task\n");

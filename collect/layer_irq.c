@@ -7,11 +7,13 @@
 #include <bpf/bpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
 #include "irq.skel.h"
 
 struct irq_state {
 	struct irq_bpf *skel;
 	struct osp_bpf_stats stats;
+	enum osp_attach_mode mode; /* tp_btf, or raw_tp where tp_btf fails */
 	int acquired;
 };
 
@@ -50,11 +52,17 @@ static int irq_prepare(struct osp_session *s, int slot)
 	}
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
+	st->mode = osp_bpf_tp_mode();
+	osp_bpf_pick(st->skel->progs.irq_entry_btf, st->skel->progs.irq_entry_raw, st->mode);
+	osp_bpf_pick(st->skel->progs.irq_exit_btf, st->skel->progs.irq_exit_raw, st->mode);
+	osp_bpf_pick(st->skel->progs.softirq_entry_btf, st->skel->progs.softirq_entry_raw,
+	             st->mode);
+	osp_bpf_pick(st->skel->progs.softirq_exit_btf, st->skel->progs.softirq_exit_raw, st->mode);
 	if ((rc = irq_bpf__load(st->skel))) {
 		fprintf(stderr,
-		        "osprof: irq: cannot load the BPF object (tp_btf irq_handler_*, "
+		        "osprof: irq: cannot load the BPF object (%s irq_handler_*, "
 		        "softirq_*): %s\n",
-		        strerror(-rc));
+		        osp_attach_mode_name(st->mode), strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -67,15 +75,14 @@ static int irq_attach(struct osp_session *s, int slot)
 	if (rc)
 		return rc;
 	if ((rc = irq_bpf__attach(st->skel))) {
-		fprintf(stderr,
-		        "osprof: irq: cannot attach to irq_handler_*/softirq_* (tp_btf): %s\n",
-		        strerror(-rc));
+		fprintf(stderr, "osprof: irq: cannot attach to irq_handler_*/softirq_* (%s): %s\n",
+		        osp_attach_mode_name(st->mode), strerror(-rc));
 		return rc;
 	}
 	static const char *const tps[] = {"irq_handler_entry", "irq_handler_exit", "softirq_entry",
 	                                  "softirq_exit"};
 	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
-		osp_bpf_note_attach(s, "irq", tps[i], OSP_ATTACH_TP_BTF);
+		osp_bpf_note_attach(s, "irq", tps[i], st->mode);
 	return 0;
 }
 
@@ -127,9 +134,11 @@ static int irq_collect(struct osp_session *s, int slot, int reset)
 static int irq_list(FILE *out, int verbose)
 {
 	(void)verbose;
-	fprintf(out, "irq: hardirq handler time by irq name, softirq time by vector name\n"
-	             "  (system-wide: no target filter); attach: tp_btf irq_handler_entry/exit,\n"
-	             "  softirq_entry/exit\n");
+	fprintf(out,
+	        "irq: hardirq handler time by irq name, softirq time by vector name\n"
+	        "  (system-wide: no target filter)\n"
+	        "  attach: %s irq_handler_entry/exit, softirq_entry/exit\n",
+	        kl_tp_mode_name());
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
 #include "collect/ksyms.h"
 #include "lock.skel.h"
 
@@ -24,6 +25,7 @@ struct lock_state {
 	struct ksyms *ksyms;
 	int by_caller;
 	struct osp_bpf_stats stats;
+	enum osp_attach_mode mode; /* tp_btf, or raw_tp where tp_btf fails */
 	int acquired;
 };
 
@@ -115,11 +117,13 @@ static int lock_prepare(struct osp_session *s, int slot)
 	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = (__u32)st->by_caller;
 	if (!st->by_caller)
 		bpf_map__set_max_entries(st->skel->maps.lock_stacks, 1);
+	st->mode = osp_bpf_tp_mode();
+	osp_bpf_pick(st->skel->progs.lock_begin_btf, st->skel->progs.lock_begin_raw, st->mode);
+	osp_bpf_pick(st->skel->progs.lock_end_btf, st->skel->progs.lock_end_raw, st->mode);
 	if ((rc = lock_bpf__load(st->skel))) {
-		fprintf(
-		    stderr,
-		    "osprof: lock: cannot load the BPF object (tp_btf contention_begin/end): %s\n",
-		    strerror(-rc));
+		fprintf(stderr,
+		        "osprof: lock: cannot load the BPF object (%s contention_begin/end): %s\n",
+		        osp_attach_mode_name(st->mode), strerror(-rc));
 		return rc;
 	}
 	return 0;
@@ -133,12 +137,12 @@ static int lock_attach(struct osp_session *s, int slot)
 		return rc;
 	if ((rc = lock_bpf__attach(st->skel))) {
 		fprintf(stderr,
-		        "osprof: lock: cannot attach to lock:contention_begin/end (tp_btf): %s\n",
-		        strerror(-rc));
+		        "osprof: lock: cannot attach to lock:contention_begin/end (%s): %s\n",
+		        osp_attach_mode_name(st->mode), strerror(-rc));
 		return rc;
 	}
-	osp_bpf_note_attach(s, "lock", "contention_begin", OSP_ATTACH_TP_BTF);
-	osp_bpf_note_attach(s, "lock", "contention_end", OSP_ATTACH_TP_BTF);
+	osp_bpf_note_attach(s, "lock", "contention_begin", st->mode);
+	osp_bpf_note_attach(s, "lock", "contention_end", st->mode);
 	return 0;
 }
 
@@ -189,9 +193,11 @@ static int lock_collect(struct osp_session *s, int slot, int reset)
 
 static int lock_list(FILE *out, int verbose)
 {
-	fprintf(out, "lock: contention wait time per lock type (spinlock, mutex, rwsem:R/W, ...);\n"
-	             "  --by caller splits by the contending kernel function\n"
-	             "  attach: tp_btf lock:contention_begin, lock:contention_end\n");
+	fprintf(out,
+	        "lock: contention wait time per lock type (spinlock, mutex, rwsem:R/W, ...);\n"
+	        "  --by caller splits by the contending kernel function\n"
+	        "  attach: %s lock:contention_begin, lock:contention_end\n",
+	        kl_tp_mode_name());
 	if (verbose)
 		fprintf(
 		    out,

@@ -51,8 +51,7 @@ static __always_inline void rq_add(struct request *rq, __u32 what, __u64 now, __
 	osp_hist_add(&blk_hist, &k, v);
 }
 
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(blk_insert, struct request *rq)
+static __always_inline int blk_insert(void *ctx, struct request *rq)
 {
 	__u64 key = (__u64)rq;
 	struct rq_state st = {.insert_ns = bpf_ktime_get_ns()};
@@ -63,8 +62,19 @@ int BPF_PROG(blk_insert, struct request *rq)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(blk_issue, struct request *rq)
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(blk_insert_btf, struct request *rq)
+{
+	return blk_insert(ctx, rq);
+}
+
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(blk_insert_raw, struct request *rq)
+{
+	return blk_insert(ctx, rq);
+}
+
+static __always_inline int blk_issue(void *ctx, struct request *rq)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
 	struct rq_state *st = bpf_map_lookup_elem(&blk_rqs, &key);
@@ -90,8 +100,20 @@ int BPF_PROG(blk_issue, struct request *rq)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(blk_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(blk_issue_btf, struct request *rq)
+{
+	return blk_issue(ctx, rq);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(blk_issue_raw, struct request *rq)
+{
+	return blk_issue(ctx, rq);
+}
+
+static __always_inline int blk_complete(void *ctx, struct request *rq, blk_status_t error,
+                                        unsigned int nr_bytes)
 {
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
 	struct rq_state *st = bpf_map_lookup_elem(&blk_rqs, &key);
@@ -107,10 +129,21 @@ int BPF_PROG(blk_complete, struct request *rq, blk_status_t error, unsigned int 
 	return 0;
 }
 
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(blk_complete_btf, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	return blk_complete(ctx, rq, error, nr_bytes);
+}
+
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(blk_complete_raw, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	return blk_complete(ctx, rq, error, nr_bytes);
+}
+
 /* A requeued request goes back to the queue: its queue time restarts now
  * (a later insert refines it) rather than charging the device for the wait. */
-SEC("tp_btf/block_rq_requeue")
-int BPF_PROG(blk_requeue, struct request *rq)
+static __always_inline int blk_requeue(void *ctx, struct request *rq)
 {
 	__u64 key = (__u64)rq;
 	struct rq_state *st = bpf_map_lookup_elem(&blk_rqs, &key);
@@ -119,4 +152,16 @@ int BPF_PROG(blk_requeue, struct request *rq)
 		st->issue_ns = 0;
 	}
 	return 0;
+}
+
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(blk_requeue_btf, struct request *rq)
+{
+	return blk_requeue(ctx, rq);
+}
+
+SEC("raw_tp/block_rq_requeue")
+int BPF_PROG(blk_requeue_raw, struct request *rq)
+{
+	return blk_requeue(ctx, rq);
 }

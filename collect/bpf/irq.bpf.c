@@ -46,8 +46,7 @@ static __always_inline void end(__u32 kind, __u32 num)
 	osp_hist_add(&irq_hist, &k, delta);
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(irq_entry, int irq, struct irqaction *action)
+static __always_inline int irq_entry(void *ctx, int irq, struct irqaction *action)
 {
 	__u32 num = irq;
 	if (!bpf_map_lookup_elem(&irq_names, &num)) {
@@ -59,23 +58,68 @@ int BPF_PROG(irq_entry, int irq, struct irqaction *action)
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(irq_exit, int irq, struct irqaction *action, int ret)
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(irq_entry_btf, int irq, struct irqaction *action)
+{
+	return irq_entry(ctx, irq, action);
+}
+
+SEC("raw_tp/irq_handler_entry")
+int BPF_PROG(irq_entry_raw, int irq, struct irqaction *action)
+{
+	return irq_entry(ctx, irq, action);
+}
+
+static __always_inline int irq_exit(void *ctx, int irq, struct irqaction *action, int ret)
 {
 	end(KL_IRQ_HARD, irq);
 	return 0;
 }
 
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(softirq_entry, unsigned int vec)
+SEC("tp_btf/irq_handler_exit")
+int BPF_PROG(irq_exit_btf, int irq, struct irqaction *action, int ret)
+{
+	return irq_exit(ctx, irq, action, ret);
+}
+
+SEC("raw_tp/irq_handler_exit")
+int BPF_PROG(irq_exit_raw, int irq, struct irqaction *action, int ret)
+{
+	return irq_exit(ctx, irq, action, ret);
+}
+
+static __always_inline int softirq_entry(void *ctx, unsigned int vec)
 {
 	start(KL_IRQ_SOFT);
 	return 0;
 }
 
-SEC("tp_btf/softirq_exit")
-int BPF_PROG(softirq_exit, unsigned int vec)
+SEC("tp_btf/softirq_entry")
+int BPF_PROG(softirq_entry_btf, unsigned int vec)
+{
+	return softirq_entry(ctx, vec);
+}
+
+SEC("raw_tp/softirq_entry")
+int BPF_PROG(softirq_entry_raw, unsigned int vec)
+{
+	return softirq_entry(ctx, vec);
+}
+
+static __always_inline int softirq_exit(void *ctx, unsigned int vec)
 {
 	end(KL_IRQ_SOFT, vec);
 	return 0;
+}
+
+SEC("tp_btf/softirq_exit")
+int BPF_PROG(softirq_exit_btf, unsigned int vec)
+{
+	return softirq_exit(ctx, vec);
+}
+
+SEC("raw_tp/softirq_exit")
+int BPF_PROG(softirq_exit_raw, unsigned int vec)
+{
+	return softirq_exit(ctx, vec);
 }

@@ -32,8 +32,7 @@ struct {
 
 OSP_HIST_MAP(lock_hist, OSP_HIST_ENTRIES);
 
-SEC("tp_btf/contention_begin")
-int BPF_PROG(lock_begin, void *lock, unsigned int flags)
+static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	if (!osp_target_pid(id))
@@ -52,8 +51,19 @@ int BPF_PROG(lock_begin, void *lock, unsigned int flags)
 	return 0;
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(lock_end, void *lock, int ret)
+SEC("tp_btf/contention_begin")
+int BPF_PROG(lock_begin_btf, void *lock, unsigned int flags)
+{
+	return lock_begin(ctx, lock, flags);
+}
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(lock_begin_raw, void *lock, unsigned int flags)
+{
+	return lock_begin(ctx, lock, flags);
+}
+
+static __always_inline int lock_end(void *ctx, void *lock, int ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct wait *w = bpf_map_lookup_elem(&lock_waits, &tid);
@@ -70,4 +80,16 @@ int BPF_PROG(lock_end, void *lock, int ret)
 	bpf_map_delete_elem(&lock_waits, &tid);
 	osp_hist_add(&lock_hist, &k, delta);
 	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(lock_end_btf, void *lock, int ret)
+{
+	return lock_end(ctx, lock, ret);
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(lock_end_raw, void *lock, int ret)
+{
+	return lock_end(ctx, lock, ret);
 }
