@@ -102,8 +102,6 @@ static int lock_prepare(struct osp_session *s, int slot)
 		return -ENOMEM;
 	s->layer_state[slot] = st;
 	st->by_caller = s->by && !strcmp(s->by, "caller");
-	if (st->by_caller && !(st->ksyms = ksyms_load()))
-		return -ENOENT;
 	if ((rc = osp_bpf_common_acquire(s)))
 		return rc;
 	st->acquired = 1;
@@ -182,6 +180,10 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 static int lock_collect(struct osp_session *s, int slot, int reset)
 {
 	struct lock_state *st = s->layer_state[slot];
+	/* Symbols are read now, not at prepare: the stacks start in our own BPF
+	 * programs, whose bpf_prog_* symbols exist only once they are loaded. */
+	if (st->by_caller && !st->ksyms && !(st->ksyms = ksyms_load()))
+		return -ENOENT;
 	int rc =
 	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.lock_hist), "lock", desc, st, reset);
 	if (!rc)
