@@ -123,18 +123,18 @@ void osp_bpf_note_attach(struct osp_session *s, const char *layer, const char *t
 		fprintf(stderr, "osprof: %s: %s via %s\n", layer, target, name);
 	if (!s->set)
 		return;
-	char key[64];
-	snprintf(key, sizeof(key), "attach_%s", layer);
-	const char *cur = osp_get_meta(s->set, key);
+	char item[96];
+	snprintf(item, sizeof(item), "%s:%s", layer, name);
+	const char *cur = osp_get_meta(s->set, "attach_modes");
 	if (!cur) {
-		osp_set_meta(s->set, key, name);
+		osp_set_meta(s->set, "attach_modes", item);
 		return;
 	}
-	size_t n = strlen(name);
-	for (const char *p = cur; (p = strstr(p, name)); p += n)
+	size_t n = strlen(item);
+	for (const char *p = cur; (p = strstr(p, item)); p += n)
 		if ((p == cur || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
 			return;
-	osp_set_metaf(s->set, key, "%s,%s", cur, name);
+	osp_set_metaf(s->set, "attach_modes", "%s,%s", cur, item);
 }
 
 /* ---- the session's common object ---- */
@@ -158,9 +158,7 @@ __u64 osp_bpf_probe_cost(void)
 void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	/* `run` prepares its layers before the child exists (root_pid is still
-	 * 0 then), so "no target option" means the tree of root_pid; `record`
-	 * sets all (-a) for the whole system. */
+	/* run: root_pid is only known at attach; no target option means TREE. */
 	if (s->root_pid > 0 || (!s->all && !s->npids && !s->cgroup && !s->comm))
 		cfg->filter = OSP_FILTER_TREE;
 	else if (s->npids)
@@ -337,6 +335,10 @@ int osp_bpf_common_start(struct osp_session *s)
 	                               0)))
 		goto err;
 	if (filter == OSP_FILTER_TREE) {
+		if (s->root_pid <= 0) {
+			fprintf(stderr, "osprof: internal error: no root pid to follow\n");
+			return -EINVAL;
+		}
 		if ((rc = follow(k, s->root_pid, OSP_FOLLOW_INHERIT)))
 			goto err;
 	} else if (filter == OSP_FILTER_PIDS) {

@@ -37,8 +37,8 @@ const char *osp_attach_mode_name(enum osp_attach_mode m);
  * set in the environment, which tests use to exercise the fallback). */
 enum osp_attach_mode osp_bpf_tp_mode(void);
 
-/* Records that `layer` attached `target` with mode m: the set gets metadata
- * attach_<layer> = the modes used (comma list, no duplicates) and, with -v,
+/* Records that `layer` attached `target` with mode m: the set's metadata
+ * attach_modes gets LAYER:MODE (comma list, no duplicates) and, with -v,
  * "osprof: LAYER: TARGET via MODE" goes to stderr. */
 void osp_bpf_note_attach(struct osp_session *s, const char *layer, const char *target,
                          enum osp_attach_mode m);

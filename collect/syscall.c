@@ -322,6 +322,11 @@ static int sys_attach(struct osp_session *s, int slot)
 		return rc;
 	struct syscall_bpf *k = st->skel;
 	int btf = st->mode == OSP_ATTACH_TP_BTF;
+	if (s->root_pid > 0) {
+		__u32 slot = (__u32)s->root_pid & (osp_bpf_pid_slots() - 1);
+		struct osp_sys_inflight e = {.start = OSP_SYS_SKIP, .tid = (__u32)s->root_pid};
+		bpf_map__update_elem(k->maps.sys_inflight, &slot, sizeof(slot), &e, sizeof(e), 0);
+	}
 	struct bpf_link *le =
 	    bpf_program__attach(btf ? k->progs.sys_enter_btf : k->progs.sys_enter_raw);
 	if (!le)

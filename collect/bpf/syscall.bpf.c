@@ -177,6 +177,8 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 		return;
 	}
 	e->start = 0;
+	if (start == OSP_SYS_SKIP)
+		return;
 	__u32 nr = e->nr & (OSP_SYS_MAX - 1);
 	__u64 d = now - start;
 	__u32 b = osp_bucket(d);
