@@ -212,19 +212,19 @@ void kfuncs_free(struct kfuncs *k)
 
 void kfuncs_list(FILE *out)
 {
-	const char *kp = access(KPROBE_PMU, F_OK) == 0 ? "available" : "not in this kernel";
+	const char *kp = access(KPROBE_PMU, F_OK) == 0 ? NULL : "not in this kernel";
 	if (geteuid() != 0) {
 		fprintf(out,
-		        "  --func SYM: fentry/fexit: unknown (probing needs root); kprobe: %s\n",
-		        kp);
+		        "  --func   fentry/fexit, else kprobe/kretprobe%s (probing needs root)\n",
+		        kp ? " (not in this kernel)" : "");
 		return;
 	}
 	/* A real load tells whether fentry is refused, as it is on some kernels;
 	 * libbpf's own complaint about the refusal is not for the user. */
 	libbpf_print_fn_t old = libbpf_set_print(NULL);
 	struct kfunc_bpf *k = kfunc_bpf__open();
-	const char *fe = "cannot open BPF object";
-	char buf[128];
+	char fe[128] = "cannot open the BPF object";
+	int fentry_ok = 0;
 	if (k) {
 		bpf_program__set_autoload(k->progs.kf_kprobe, false);
 		bpf_program__set_autoload(k->progs.kf_kretprobe, false);
@@ -234,15 +234,17 @@ void kfuncs_list(FILE *out)
 		bpf_map__set_max_entries(k->maps.osp_follow, 1);
 		bpf_map__set_max_entries(k->maps.osp_pseq, 1);
 		int rc = kfunc_bpf__load(k);
-		snprintf(buf, sizeof(buf), "refused at BPF load: %s", strerror(-rc));
-		fe = rc ? buf : "available";
+		fentry_ok = rc == 0;
+		snprintf(fe, sizeof(fe), "refused at BPF load: %s", strerror(-rc));
 		kfunc_bpf__destroy(k);
 	}
 	libbpf_set_print(old);
-	fprintf(out, "  --func SYM: fentry/fexit: %s; kprobe: %s\n", fe, kp);
-	if (strcmp(fe, "available") && strcmp(kp, "available"))
-		fprintf(out, "  --func SYM: unavailable here: kernel functions cannot be probed\n");
+	if (fentry_ok)
+		fprintf(out, "  --func   kernel functions via fentry/fexit\n");
+	else if (!kp)
+		fprintf(out, "  --func   kernel functions via kprobe/kretprobe (fentry/fexit %s)\n",
+		        fe);
 	else
-		fprintf(out, "  --func SYM: would use %s\n",
-		        strcmp(fe, "available") ? "kprobe/kretprobe" : "fentry/fexit");
+		fprintf(out, "  --func   unavailable here: fentry/fexit %s; kprobe/kretprobe %s\n",
+		        fe, kp);
 }

@@ -130,15 +130,14 @@ static int block_collect(struct osp_session *s, int slot, int reset)
 
 static int block_list(FILE *out, int verbose)
 {
-	fprintf(
-	    out,
-	    "block: queue (insert->issue), device (issue->complete) time and request size\n"
-	    "  per device and type (read, write, flush, discard)\n"
-	    "  attach: %s block_rq_insert, block_rq_issue, block_rq_complete, block_rq_requeue\n",
-	    kl_tp_mode_name());
+	fprintf(out, "block    queue, device time and size of requests per dev and type via %s\n",
+	        kl_tp_mode_name());
 	if (verbose)
-		fprintf(out, "  devices: /sys/dev/block; with a target filter, requests inserted\n"
-		             "  (or issued directly) by a target task\n");
+		fprintf(out,
+		        "  queue   block_rq_insert -> block_rq_issue (or allocation -> issue)\n"
+		        "  device  block_rq_issue -> block_rq_complete\n"
+		        "  size    bytes at block_rq_issue; types read, write, flush, discard, "
+		        "other\n");
 	return 0;
 }
 

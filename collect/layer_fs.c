@@ -166,20 +166,34 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 
 static int fs_list(FILE *out, int verbose)
 {
-	const char *tfs = geteuid() == 0 ? osp_tracefs() : "/sys/kernel/tracing";
+	if (geteuid() != 0) {
+		fprintf(out,
+		        "fs       file-system tracepoint pairs via tracepoint (needs root to read "
+		        "tracefs); --func via fentry, else kprobe\n");
+		return 0;
+	}
+	const char *tfs = osp_tracefs();
 	struct fs_pairs p;
 	if (!tfs || fs_discover(tfs, only(), &p))
 		return -ENOENT;
-	fprintf(out,
-	        "fs: %zu tracepoint pairs (attach: tracepoint, one program, per-pair cookie)\n",
-	        p.n);
+	char subsys[256] = "";
 	for (size_t i = 0; i < p.n; i++) {
-		if (verbose)
+		size_t k = 0, first = 1;
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(p.v[j].subsys, p.v[i].subsys) != 0;
+		if (!first)
+			continue;
+		for (size_t j = 0; j < p.n; j++)
+			k += !strcmp(p.v[j].subsys, p.v[i].subsys);
+		snprintf(subsys + strlen(subsys), sizeof(subsys) - strlen(subsys), "%s%s %zu",
+		         *subsys ? ", " : "", p.v[i].subsys, k);
+	}
+	fprintf(out, "fs       %zu tracepoint pairs (%s) via tracepoint, cookie per pair\n", p.n,
+	        subsys);
+	if (verbose)
+		for (size_t i = 0; i < p.n; i++)
 			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys,
 			        p.v[i].start, p.v[i].end);
-		else
-			fprintf(out, "  %s\n", p.v[i].op);
-	}
 	fs_pairs_free(&p);
 	kfuncs_list(out);
 	return 0;

@@ -133,12 +133,13 @@ static int irq_collect(struct osp_session *s, int slot, int reset)
 
 static int irq_list(FILE *out, int verbose)
 {
-	(void)verbose;
-	fprintf(out,
-	        "irq: hardirq handler time by irq name, softirq time by vector name\n"
-	        "  (system-wide: no target filter)\n"
-	        "  attach: %s irq_handler_entry/exit, softirq_entry/exit\n",
+	fprintf(out, "irq      hard-IRQ and soft-IRQ handler time by name, system-wide, via %s\n",
 	        kl_tp_mode_name());
+	if (verbose)
+		fprintf(out,
+		        "  hardirq  irq_handler_entry -> irq_handler_exit (name from the action)\n"
+		        "  softirq  softirq_entry -> softirq_exit (hi, timer, net_tx, net_rx,\n"
+		        "           block, irq_poll, tasklet, sched, hrtimer, rcu)\n");
 	return 0;
 }
 

@@ -195,15 +195,12 @@ static int lock_collect(struct osp_session *s, int slot, int reset)
 
 static int lock_list(FILE *out, int verbose)
 {
-	fprintf(out,
-	        "lock: contention wait time per lock type (spinlock, mutex, rwsem:R/W, ...);\n"
-	        "  --by caller splits by the contending kernel function\n"
-	        "  attach: %s lock:contention_begin, lock:contention_end\n",
+	fprintf(out, "lock     contention wait per lock type (--by caller) via %s\n",
 	        kl_tp_mode_name());
 	if (verbose)
-		fprintf(
-		    out,
-		    "  callers: bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n");
+		fprintf(out, "  lock:contention_begin -> lock:contention_end; types spinlock,\n"
+		             "  rwlock:R/W, rwsem:R/W, rtmutex, pcpu-sem:R/W, mutex; callers from\n"
+		             "  bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n");
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
@@ -105,15 +106,15 @@ static int sched_collect(struct osp_session *s, int slot, int reset)
 
 static int sched_list(FILE *out, int verbose)
 {
-	fprintf(out, "sched: runq (wakeup or preemption -> switch-in) and offcpu (switch-out ->\n"
-	             "  switch-in) by reason: preempted, sleep, io, lock, uninterruptible, other\n"
-	             "  attach: tp_btf sched_wakeup, sched_wakeup_new, sched_switch,\n"
-	             "  lock:contention_begin/end; task storage\n");
+	int ok = geteuid() == 0 && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	fprintf(out, "sched    run-queue latency, off-CPU time by reason via tp_btf%s\n",
+	        ok ? "" : " (needs root)");
 	if (verbose)
-		fprintf(
-		    out,
-		    "  reason at switch-out: runnable -> preempted; inside a lock wait -> lock;\n"
-		    "  D with in_iowait -> io; other D -> uninterruptible; S -> sleep\n");
+		fprintf(out,
+		        "  runq    wakeup (or preemption) -> switch-in\n"
+		        "  offcpu  switch-out -> switch-in, reason preempted, sleep, io, lock,\n"
+		        "          uninterruptible, other (sched_switch prev_state, in_iowait,\n"
+		        "          lock:contention_begin/end)\n");
 	return 0;
 }
 

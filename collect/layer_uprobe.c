@@ -211,9 +211,10 @@ static int uprobe_collect(struct osp_session *s, int slot, int reset)
 
 static int uprobe_list(FILE *out, int verbose)
 {
-	(void)verbose;
-	fprintf(out, "uprobe: latency of user functions, --uprobe BIN:SYM[,SYM...]\n"
-	             "  attach: uprobe/uretprobe (one program pair, per-function cookie)\n");
+	fprintf(out, "uprobe   user functions, --uprobe BIN:SYM[,SYM...], via uprobe/uretprobe\n");
+	if (verbose)
+		fprintf(out, "  one program pair for all functions, cookie = function index;\n"
+		             "  BIN a path or a library name (libc.so.6)\n");
 	return 0;
 }
 

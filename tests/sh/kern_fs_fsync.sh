@@ -11,7 +11,8 @@ N=40
 noise=$!
 OSPROF_FS_SUBSYS=ext4,jbd2 "$OSPROF" run -v -l fs -o "$TMP/f.osp" -- \
 	"$PROGS/kl_fsync" "$KL_MNT/f" $N 2>"$TMP/err" || fail "osprof run failed: $(cat "$TMP/err")"
-wait $noise
+kill $noise 2>/dev/null
+wait $noise 2>/dev/null
 expect_eq "ext4_sync_file pairs" "$(kl_count "$TMP/f.osp" fs ext4_sync_file fs=ext4)" $N
 "$OSPROF" report "$TMP/f.osp" | grep -q "unpaired_events  0" || fail "unpaired events: $("$OSPROF" report "$TMP/f.osp" | grep unpaired)"
 grep -q "ext4:ext4_sync_file_enter..ext4_sync_file_exit via tracepoint" "$TMP/err" ||

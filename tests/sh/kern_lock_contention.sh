@@ -16,7 +16,7 @@ c=$(kl_count "$TMP/l8c.osp" lock mutex caller=fdget_pos)
 [ "$c" -gt 0 ] || fail "--by caller: no mutex caller=fdget_pos: $("$OSPROF" report --summary "$TMP/l8c.osp")"
 OSPROF_ATTACH=raw_tp "$OSPROF" run -l lock -o "$TMP/l8r.osp" -- "$PROGS/kl_append" "$TMP/app" 8 20000 ||
 	fail "osprof run (raw_tp) failed"
-grep -q "^meta attach_lock raw_tp$" "$TMP/l8r.osp" || fail "raw_tp fallback not used: $(grep attach_ "$TMP/l8r.osp")"
+grep -Eq "^meta attach_modes (.*,)?lock:raw_tp(,|$)" "$TMP/l8r.osp" || fail "raw_tp fallback not used: $(grep attach_ "$TMP/l8r.osp")"
 [ "$(kl_count "$TMP/l8r.osp" lock mutex)" -gt 0 ] || fail "raw_tp: no mutex contention with 8 threads"
 "$OSPROF" run -l lock -o "$TMP/l1.osp" -- "$PROGS/kl_append" "$TMP/app" 1 20000 ||
 	fail "osprof run (1 thread) failed"
