@@ -14,6 +14,10 @@ BUILD=${BUILD:-$ROOT/build}
 N=${1:-2000000}
 ROUNDS=${2:-5}
 LOOP=$BUILD/bench/readloop
+# The loop runs pinned to the last CPU in every configuration (less noise from
+# migrations); the probes run on the loop's CPU.
+PIN=""
+command -v taskset >/dev/null && PIN="taskset -c $(($(nproc) - 1))"
 OSPROF=$BUILD/osprof
 [ "$(id -u)" -eq 0 ] || { echo "syscall_overhead: needs root" >&2; exit 1; }
 for f in "$LOOP" "$BUILD/bench/osp_floor" "$OSPROF"; do
@@ -23,27 +27,27 @@ TMP=$(mktemp -d /tmp/osprof-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
 ns() { awk '/^ns_per_call/ { print $2 }'; }
-run_none() { "$LOOP" "$1" | ns; }
-run_osprof() { "$OSPROF" run -l syscall -o "$TMP/o.osp" -- "$LOOP" "$1" 2>/dev/null | ns; }
+run_none() { $PIN "$LOOP" "$1" | ns; }
+run_osprof() { "$OSPROF" run -l syscall -o "$TMP/o.osp" -- $PIN "$LOOP" "$1" 2>/dev/null | ns; }
 run_floor() {
 	mkfifo "$TMP/ff"
 	"$BUILD/bench/osp_floor" <"$TMP/ff" >"$TMP/ready" &
 	exec 7>"$TMP/ff"
 	for _ in $(seq 200); do grep -q ready "$TMP/ready" && break; sleep 0.02; done
-	"$LOOP" "$1" | ns
+	$PIN "$LOOP" "$1" | ns
 	exec 7>&-
 	wait
 	rm -f "$TMP/ff"
 }
 BT_SCRIPT='tracepoint:raw_syscalls:sys_enter /pid == cpid/ { @start[tid] = nsecs; }
 tracepoint:raw_syscalls:sys_exit /@start[tid]/ { @lat[args->id] = hist(nsecs - @start[tid]); delete(@start[tid]); }'
-run_bpftrace() { bpftrace -q -e "$BT_SCRIPT" -c "$LOOP $1" 2>/dev/null | ns; }
+run_bpftrace() { $PIN bpftrace -q -e "$BT_SCRIPT" -c "$LOOP $1" 2>/dev/null | ns; }
 # perf trace costs tens of us per call: 1/100 of the calls.
-run_perf() { perf trace -s -o /dev/null -- "$LOOP" $(($1 / 100)) 2>/dev/null | ns; }
+run_perf() { perf trace -s -o /dev/null -- $PIN "$LOOP" $(($1 / 100)) 2>/dev/null | ns; }
 
 configs="none floor osprof"
 command -v bpftrace >/dev/null && configs="$configs bpftrace"
-command -v perf >/dev/null && perf trace -h >/dev/null 2>&1 && configs="$configs perf"
+command -v perf >/dev/null && configs="$configs perf"
 declare -A best
 for r in $(seq "$ROUNDS"); do
 	for c in $configs; do
