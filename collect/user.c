@@ -174,7 +174,9 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 		fprintf(stderr, "osprof: user layer: %s: %s\n", st->dir, strerror(errno));
 		return -errno;
 	}
-	uint64_t procs = 0, killed = 0, bad = 0;
+	uint64_t killed = 0, bad = 0;
+	size_t npids = 0, cap = 0;
+	int *pids = NULL; /* one entry per distinct pid: images of one pid are one process */
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name), sl = strlen(OSP_PF_SUFFIX);
@@ -185,17 +187,28 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 			bad++;
 			continue;
 		}
-		/* A fork child that only exec'd leaves an empty file: it is one
-		 * process with the image that follows. */
-		if (info.ops || !info.exited)
-			procs++;
-		if (!info.exited)
+		size_t i = 0;
+		while (i < npids && pids[i] != info.pid)
+			i++;
+		if (i == npids) {
+			if (npids == cap) {
+				int *grown = realloc(pids, (cap ? 2 * cap : 64) * sizeof(*pids));
+				if (grown) {
+					pids = grown;
+					cap = cap ? 2 * cap : 64;
+				}
+			}
+			if (npids < cap)
+				pids[npids++] = info.pid;
+		}
+		if (!info.ended)
 			killed++;
 		if (reset)
 			unlinkat(dirfd(d), e->d_name, 0);
 	}
 	closedir(d);
-	osp_meta_add_u64(s->set, "user_processes", procs);
+	free(pids);
+	osp_meta_add_u64(s->set, "user_processes", npids);
 	if (killed)
 		osp_meta_add_u64(s->set, "user_killed", killed);
 	if (bad)

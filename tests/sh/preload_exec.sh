@@ -19,3 +19,6 @@ listed=$("$OPS_N" --list | awk -v n=$N '{ print $1 "=" $2 * n }')
 args=$(printf '%s\n%s\n' "$extras" "$listed" | awk -F= 'NF == 2 { s[$1] += $2 } END { for (k in s) print k "=" s[k] }')
 # shellcheck disable=SC2086
 check_counts "$TMP/q.osp" 0 0 $args
+# The re-exec keeps the pid: one process, and an exec is not a kill.
+expect_eq "user_processes" "$(meta "$TMP/p.osp" user_processes)" 1
+expect_eq "user_killed" "$(meta "$TMP/p.osp" user_killed)" ""

@@ -1,12 +1,12 @@
 # The preload library exports exactly its interposers (preload/exports.map),
-# one per op of preload/ops.def plus the exec family, and at least 60 of
+# one per op of preload/ops.def plus exec and _exit, and at least 60 of
 # them; `osprof list user` prints the same op table.
 . "$(dirname "$0")/../lib.sh"
 [ -r "$PRELOAD" ] || skip "no $PRELOAD (build first)"
 sed -n 's/^OSP_OP(\(.*\))$/\1/p' "$ROOT/preload/ops.def" | sort >"$TMP/ops"
 n=$(wc -l <"$TMP/ops")
 [ "$n" -ge 60 ] || fail "only $n interposed functions"
-{ cat "$TMP/ops"; printf '%s\n' execve execv execvp execvpe fexecve; } | sort >"$TMP/want"
+{ cat "$TMP/ops"; printf '%s\n' execve execv execvp execvpe fexecve _exit _Exit; } | sort >"$TMP/want"
 nm -D --defined-only "$PRELOAD" | awk '$2 ~ /^[TtWi]$/ { print $3 }' | sed 's/@.*//' | sort -u >"$TMP/got"
 diff "$TMP/want" "$TMP/got" >"$TMP/diff" || fail "exports differ from ops.def: $(cat "$TMP/diff")"
 # Every interposed name exists in this libc, except names this glibc lacks.
