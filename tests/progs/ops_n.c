@@ -2,7 +2,7 @@
  * functions (one round = one of each, except where --list says otherwise),
  * so that a profile of it can be checked for exact counts.
  *
- *   ops_n N [DIR] [--fork | --threads T | --exec | --sigkill]
+ *   ops_n N [DIR] [--fork | --threads T | --exec | --sigkill | --spawn-noenv]
  *   ops_n --list     prints "OP CALLS_PER_ROUND" for every op issued
  *
  * --fork     a forked child also does N rounds   (fork: 1 call)
@@ -10,6 +10,8 @@
  * --exec     N rounds, then re-exec itself once for N more (execv)
  * --sigkill  N rounds in the parent; a forked child does N rounds and then
  *            SIGKILLs itself, leaving no chance to flush anything
+ * --spawn-noenv  N rounds, then posix_spawn itself with an empty environment
+ *            for N more (posix_spawn: 1 call)
  *
  * Set-up and clean-up use syscall() directly, so that only the rounds are
  * seen by an interposer. Every call is checked: a failing op exits 1 naming
@@ -19,6 +21,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,7 +440,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: ops_n N [DIR] [--fork|--threads T|--exec|--sigkill]\n");
+		fprintf(
+		    stderr,
+		    "usage: ops_n N [DIR] [--fork|--threads T|--exec|--sigkill|--spawn-noenv]\n");
 		return 2;
 	}
 	rounds = strtoul(argv[1], NULL, 10);
@@ -471,7 +476,7 @@ int main(int argc, char **argv)
 		return wait_for(pid, kill_self ? SIGKILL : 0);
 	}
 	work("main");
-	if (!strcmp(mode, "--exec")) {
+	if (!strcmp(mode, "--exec") || !strcmp(mode, "--spawn-noenv")) {
 		/* chdir in the rounds moved us: re-exec by absolute path. */
 		char self[4096];
 		ssize_t n = syscall(SYS_readlink, "/proc/self/exe", self, sizeof(self) - 1);
@@ -479,8 +484,15 @@ int main(int argc, char **argv)
 			die("readlink /proc/self/exe");
 		self[n] = 0;
 		char *args[] = {self, argv[1], (char *)base, NULL};
-		execv(self, args);
-		die("execv");
+		if (!strcmp(mode, "--exec")) {
+			execv(self, args);
+			die("execv");
+		}
+		char *noenv[] = {NULL};
+		pid_t pid;
+		if ((errno = posix_spawn(&pid, self, NULL, NULL, args, noenv)))
+			die("posix_spawn");
+		return wait_for(pid, 0);
 	}
 	return 0;
 }

@@ -22,3 +22,6 @@ check_counts "$TMP/q.osp" 0 0 $args
 # The re-exec keeps the pid: one process, and an exec is not a kill.
 expect_eq "user_processes" "$(meta "$TMP/p.osp" user_processes)" 1
 expect_eq "user_killed" "$(meta "$TMP/p.osp" user_killed)" ""
+# posix_spawn with an empty environment: the spawned image is profiled too.
+"$OSPROF" run -l user -o "$TMP/s.osp" -- "$OPS_N" $N "$WORK" --spawn-noenv || fail "osprof run (--spawn-noenv) exited $?"
+check_counts "$TMP/s.osp" $N 2 posix_spawn=1
