@@ -123,6 +123,12 @@ static int user_prepare(struct osp_session *s, int slot)
 		        strerror(rc ? -rc : errno));
 		return rc ? rc : -errno;
 	}
+	/* Programs instrumented with OSP_PRE/OSP_POST write their "app" profile
+	 * here at exit; collect() adds it to the set. */
+	char app[PATH_MAX + 32];
+	snprintf(app, sizeof(app), "%s/app-%%p.osp", st->dir);
+	if (!getenv("OSPROF_OUTPUT"))
+		setenv("OSPROF_OUTPUT", app, 1);
 	osp_set_meta(s->set, "user_preload", lib);
 	osp_set_meta(s->set, "user_clock", tsc.usable ? "tsc" : "monotonic");
 	if (s->verbose)
@@ -164,6 +170,42 @@ static int load_file(struct osp_session *s, int dirfd, const char *name, struct 
 	return rc;
 }
 
+/* Adds the profiles of an instrumented program's app-PID.osp file, with pid
+ * and comm dimensions as for the interposed calls. */
+static int load_app(struct osp_session *s, const char *dir, const char *name)
+{
+	char err[512], path[2 * PATH_MAX];
+	struct osp_set *app = NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int rc = osp_set_load(path, &app, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "osprof: user layer: %s\n", err);
+		return -1;
+	}
+	const char *pid = osp_get_meta(app, "pid"), *comm = osp_get_meta(app, "comm");
+	rc = 0;
+	for (size_t i = 0; i < app->n && !rc; i++) {
+		const struct osp_profile *ap = app->profiles[i];
+		struct osp_dim d[OSP_MAX_DIMS];
+		unsigned nd = 0;
+		for (unsigned k = 0; k < ap->ndims && nd < OSP_MAX_DIMS - 2; k++)
+			d[nd++] = ap->dims[k];
+		int by_pid = s->by && (!strcmp(s->by, "pid") || !strcmp(s->by, "tid"));
+		if (by_pid && pid)
+			d[nd++] = (struct osp_dim){"pid", (char *)pid};
+		if (s->by && (by_pid || !strcmp(s->by, "comm")))
+			d[nd++] = (struct osp_dim){"comm", (char *)(comm ? comm : "?")};
+		struct osp_profile *p = osp_set_get(s->set, ap->layer, ap->op, d, nd);
+		if (!p || osp_hist_merge(&p->hist, &ap->hist)) {
+			fprintf(stderr, "osprof: user layer: %s: resolution %u differs from %u\n",
+			        name, app->r, s->set->r);
+			rc = -1;
+		}
+	}
+	osp_set_free(app);
+	return rc;
+}
+
 static int user_collect(struct osp_session *s, int slot, int reset)
 {
 	struct user_state *st = s->layer_state[slot];
@@ -180,6 +222,15 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name), sl = strlen(OSP_PF_SUFFIX);
+		if (!strncmp(e->d_name, "app-", 4) && n > 8 && !strcmp(e->d_name + n - 4, ".osp")) {
+			if (load_app(s, st->dir, e->d_name))
+				bad++;
+			else
+				osp_meta_add_u64(s->set, "app_processes", 1);
+			if (reset)
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		if (n <= sl || strcmp(e->d_name + n - sl, OSP_PF_SUFFIX))
 			continue;
 		struct osp_pf_info info;
