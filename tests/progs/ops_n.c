@@ -4,6 +4,7 @@
  *
  *   ops_n N [DIR] [--fork | --threads T | --exec | --sigkill | --spawn-noenv]
  *   ops_n --list     prints "OP CALLS_PER_ROUND" for every op issued
+ *   ops_n --errno    checks that failing calls report the right errno
  *
  * --fork     a forked child also does N rounds   (fork: 1 call)
  * --threads  T threads do N rounds each, main none (pthread_create: T)
@@ -444,6 +445,22 @@ int main(int argc, char **argv)
 		    stderr,
 		    "usage: ops_n N [DIR] [--fork|--threads T|--exec|--sigkill|--spawn-noenv]\n");
 		return 2;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--errno")) {
+		/* Failing calls keep the errno the real call set. */
+		errno = 0;
+		if (open("/nonexistent/osprof", O_RDONLY) != -1 || errno != ENOENT)
+			die("open errno");
+		errno = 0;
+		if (read(-1, NULL, 0) != -1 || errno != EBADF)
+			die("read errno");
+		errno = 0;
+		if (stat("", &(struct stat){0}) != -1 || errno != ENOENT)
+			die("stat errno");
+		errno = 0;
+		if (opendir("/nonexistent/osprof") || errno != ENOENT)
+			die("opendir errno");
+		return 0;
 	}
 	rounds = strtoul(argv[1], NULL, 10);
 	base = argc > 2 && argv[2][0] != '-' ? argv[2] : "/tmp";

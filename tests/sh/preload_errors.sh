@@ -21,9 +21,21 @@ grep -q "^meta user_bad_files 1$" "$TMP/b.osp" || fail "user_bad_files not recor
 
 # Outside osprof (no OSPROF_PRELOAD_DIR): calls pass through, results intact.
 [ -r "$PRELOAD" ] || skip "no $PRELOAD"
-out=$(LD_PRELOAD=$PRELOAD sh -c 'echo hi >"$1"; cat "$1"' sh "$TMP/f")
+# A sanitizer build's library loads only after the ASan runtime (osprof run
+# arranges that itself; here we do).
+PL=$PRELOAD
+asan=$(ldd "$PRELOAD" | awk '/libasan/ { print $3 }')
+if [ -n "$asan" ]; then
+	PL=$asan:$PRELOAD
+	export ASAN_OPTIONS=detect_leaks=0
+fi
+out=$(LD_PRELOAD=$PL sh -c 'echo hi >"$1"; cat "$1"' sh "$TMP/f")
 expect_eq "pass-through output" "$out" hi
 if [ -x "$PROGS/ops_n" ]; then
-	LD_PRELOAD=$PRELOAD "$PROGS/ops_n" 5 "$TMP" || fail "ops_n under a pass-through preload"
+	LD_PRELOAD=$PL "$PROGS/ops_n" 5 "$TMP" || fail "ops_n under a pass-through preload"
 fi
+
+# Interposed calls that fail keep the real call's errno (and are counted).
+"$OSPROF" run -l user -o "$TMP/e.osp" -- "$PROGS/ops_n" --errno || fail "errno changed by an interposer"
+"$OSPROF" report --json "$TMP/e.osp" | grep -q '"op":"open".*"count":1,' || fail "failed open not counted"
 exit 0
