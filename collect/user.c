@@ -82,6 +82,8 @@ static int set_preload(const char *lib)
 	return rc ? -errno : 0;
 }
 
+static void user_destroy(struct osp_session *s, int slot);
+
 static int user_prepare(struct osp_session *s, int slot)
 {
 	if (s->npids || s->cgroup || s->comm || s->all) {
@@ -119,9 +121,11 @@ static int user_prepare(struct osp_session *s, int slot)
 	snprintf(r, sizeof(r), "%u", s->r);
 	if ((rc = set_preload(lib)) || setenv("OSPROF_PRELOAD_DIR", st->dir, 1) ||
 	    setenv("OSPROF_RESOLUTION", r, 1) || setenv("OSPROF_TSC_MULT", mult, 1)) {
+		rc = rc ? rc : -errno;
 		fprintf(stderr, "osprof: user layer: cannot set the environment: %s\n",
-		        strerror(rc ? -rc : errno));
-		return rc ? rc : -errno;
+		        strerror(-rc));
+		user_destroy(s, slot); /* run destroys only the layers that prepared */
+		return rc;
 	}
 	/* Programs instrumented with OSP_PRE/OSP_POST write their "app" profile
 	 * here at exit; collect() adds it to the set. */
@@ -290,17 +294,21 @@ static int user_list(FILE *out, int verbose)
 	char lib[PATH_MAX];
 	int ok = find_library(lib, sizeof(lib)) == 0;
 	fprintf(out,
-	        "user: LD_PRELOAD interposition on libc, no privileges (attach mode: preload%s)\n",
-	        ok ? "" : "; library NOT FOUND, set OSPROF_PRELOAD_LIB");
-	if (verbose)
+	        "user     %zu libc file, directory, mapping and process functions via "
+	        "LD_PRELOAD (no root); --by pid|tid|comm\n",
+	        NINTERPOSED);
+	if (!ok)
+		fprintf(out, "  library NOT FOUND at %s: set OSPROF_PRELOAD_LIB\n", lib);
+	if (!verbose)
+		return 0;
+	if (ok)
 		fprintf(out, "  library: %s\n", lib);
-	fprintf(out, "  %zu functions:", NINTERPOSED);
 	int col = 80;
 	for (size_t i = 0; i < NINTERPOSED; i++) {
 		int w = (int)strlen(interposed[i]) + 1;
 		if (col + w > 78) {
-			fprintf(out, "\n   ");
-			col = 3;
+			fprintf(out, "%s ", i ? "\n" : "");
+			col = 1;
 		}
 		fprintf(out, " %s", interposed[i]);
 		col += w;
