@@ -134,6 +134,9 @@ static int user_prepare(struct osp_session *s, int slot)
 	if (!getenv("OSPROF_OUTPUT"))
 		setenv("OSPROF_OUTPUT", app, 1);
 	osp_set_meta(s->set, "user_preload", lib);
+	if (s->slice_ns)
+		fprintf(stderr, "osprof: user layer: no time slices (-i): its profiles cover the "
+		                "whole run\n");
 	osp_set_meta(s->set, "user_clock", tsc.usable ? "tsc" : "monotonic");
 	if (s->verbose)
 		fprintf(stderr, "osprof: user: LD_PRELOAD=%s, %zu libc functions, clock %s\n", lib,
