@@ -246,10 +246,14 @@ static void round_in(const char *d)
 	sys_close(x);
 	OK(x = dup((int)fd), "dup");
 	sys_close(x);
-	OK(x = dup2((int)fd, 200), "dup2");
-	sys_close(x);
-	OK(x = dup3((int)fd, 201, O_CLOEXEC), "dup3");
-	sys_close(x);
+	/* dup2/dup3 onto a descriptor this thread owns: a fixed number would
+	 * race with the other threads' descriptors. */
+	long spare = syscall(SYS_dup, fd2);
+	if (spare < 0)
+		die("setup dup");
+	OK(dup2((int)fd, (int)spare), "dup2");
+	OK(dup3((int)fd2, (int)spare, O_CLOEXEC), "dup3");
+	sys_close(spare);
 
 	/* data */
 	struct iovec iov = {buf, 16};
