@@ -2,7 +2,8 @@
  * functions (one round = one of each, except where --list says otherwise),
  * so that a profile of it can be checked for exact counts.
  *
- *   ops_n N [DIR] [--fork | --threads T | --exec | --sigkill | --spawn-noenv]
+ *   ops_n N [DIR] [--fork | --threads T | --exec | --sigkill | --spawn-noenv |
+ *                  --vfork]
  *   ops_n --list     prints "OP CALLS_PER_ROUND" for every op issued
  *   ops_n --errno    checks that failing calls report the right errno
  *
@@ -13,6 +14,7 @@
  *            SIGKILLs itself, leaving no chance to flush anything
  * --spawn-noenv  N rounds, then posix_spawn itself with an empty environment
  *            for N more (posix_spawn: 1 call)
+ * --vfork    N rounds, then vfork + execv itself for N more (vfork: 1 call)
  *
  * Set-up and clean-up use syscall() directly, so that only the rounds are
  * seen by an interposer. Every call is checked: a failing op exits 1 naming
@@ -445,9 +447,8 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 2) {
-		fprintf(
-		    stderr,
-		    "usage: ops_n N [DIR] [--fork|--threads T|--exec|--sigkill|--spawn-noenv]\n");
+		fprintf(stderr, "usage: ops_n N [DIR] [--fork|--threads "
+		                "T|--exec|--sigkill|--spawn-noenv|--vfork]\n");
 		return 2;
 	}
 	if (argc == 2 && !strcmp(argv[1], "--errno")) {
@@ -497,7 +498,7 @@ int main(int argc, char **argv)
 		return wait_for(pid, kill_self ? SIGKILL : 0);
 	}
 	work("main");
-	if (!strcmp(mode, "--exec") || !strcmp(mode, "--spawn-noenv")) {
+	if (!strcmp(mode, "--exec") || !strcmp(mode, "--spawn-noenv") || !strcmp(mode, "--vfork")) {
 		/* chdir in the rounds moved us: re-exec by absolute path. */
 		char self[4096];
 		ssize_t n = syscall(SYS_readlink, "/proc/self/exe", self, sizeof(self) - 1);
@@ -509,8 +510,17 @@ int main(int argc, char **argv)
 			execv(self, args);
 			die("execv");
 		}
-		char *noenv[] = {NULL};
 		pid_t pid;
+		if (!strcmp(mode, "--vfork")) {
+			if ((pid = vfork()) == 0) {
+				execv(self, args);
+				_exit(127);
+			}
+			if (pid < 0)
+				die("vfork");
+			return wait_for(pid, 0);
+		}
+		char *noenv[] = {NULL};
 		if ((errno = posix_spawn(&pid, self, NULL, NULL, args, noenv)))
 			die("posix_spawn");
 		return wait_for(pid, 0);
