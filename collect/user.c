@@ -49,7 +49,13 @@ static int find_library(char *out, size_t len)
 		if (snprintf(out, len, "%s/libosprof-preload.so", self) >= (int)len)
 			return -ENAMETOOLONG;
 	}
-	return access(out, R_OK) ? -errno : 0;
+	if (access(out, R_OK))
+		return -errno;
+	/* The child may chdir before it execs more programs. */
+	char abs[PATH_MAX];
+	if (realpath(out, abs))
+		snprintf(out, len, "%s", abs);
+	return 0;
 }
 
 /* An osprof built with AddressSanitizer has an instrumented preload library,
@@ -98,6 +104,13 @@ static int user_prepare(struct osp_session *s, int slot)
 		fprintf(stderr, "osprof: user layer: cannot read %s: %s (set OSPROF_PRELOAD_LIB)\n",
 		        lib, strerror(-rc));
 		return rc;
+	}
+	if (strpbrk(lib, " :")) {
+		fprintf(stderr,
+		        "osprof: user layer: %s: LD_PRELOAD cannot carry a path with a "
+		        "space or colon; install or copy the library elsewhere\n",
+		        lib);
+		return -EINVAL;
 	}
 	struct user_state *st = calloc(1, sizeof(*st));
 	if (!st)

@@ -12,6 +12,16 @@ grep -q "osprof: user layer: cannot read $TMP/nope.so: No such file or directory
 [ ! -e "$TMP/a.osp" ] || fail "a profile was written despite the error"
 OSPROF_PRELOAD_LIB=$TMP/nope.so "$OSPROF" list user | grep -q "NOT FOUND" || fail "list does not report the missing library"
 
+# LD_PRELOAD splits on spaces and colons: such a path is refused clearly.
+if [ -r "$PRELOAD" ]; then
+	mkdir -p "$TMP/a b"
+	cp "$PRELOAD" "$TMP/a b/"
+	OSPROF_PRELOAD_LIB="$TMP/a b/libosprof-preload.so" "$OSPROF" run -l user -o "$TMP/sp.osp" -- true 2>"$TMP/err_sp" &&
+		fail "a library path with a space was accepted"
+	grep -q "LD_PRELOAD cannot carry a path with a space or colon" "$TMP/err_sp" ||
+		fail "unclear error: $(cat "$TMP/err_sp")"
+fi
+
 # A file of garbage among the counter files.
 "$OSPROF" run -l user -o "$TMP/b.osp" -- sh -c 'printf garbage >"$OSPROF_PRELOAD_DIR/9-0.ospu"; cat /dev/null' 2>"$TMP/err2"
 expect_eq "exit status" "$?" 0
