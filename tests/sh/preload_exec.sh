@@ -25,3 +25,8 @@ expect_eq "user_killed" "$(meta "$TMP/p.osp" user_killed)" ""
 # posix_spawn with an empty environment: the spawned image is profiled too.
 "$OSPROF" run -l user -o "$TMP/s.osp" -- "$OPS_N" $N "$WORK" --spawn-noenv || fail "osprof run (--spawn-noenv) exited $?"
 check_counts "$TMP/s.osp" $N 2 posix_spawn=1
+# Nested runs: the inner osprof's OSPROF_* values are respected, so its
+# command is counted exactly in the inner set.
+"$OSPROF" run -l user -o "$TMP/outer.osp" -- "$OSPROF" run -l user -o "$TMP/inner.osp" -- "$OPS_N" $N "$WORK" ||
+	fail "nested osprof run exited $?"
+check_counts "$TMP/inner.osp" $N 1
