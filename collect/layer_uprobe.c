@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
 #include "uprobe.skel.h"
 
 struct ufunc {
@@ -34,9 +35,7 @@ static void uprobe_destroy(struct osp_session *s, int slot)
 	struct uprobe_state *st = s->layer_state[slot];
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->nlinks; i++)
-		bpf_link__destroy(st->links[i]);
-	free(st->links);
+	kl_links_destroy(st->links, st->nlinks);
 	uprobe_bpf__destroy(st->skel);
 	for (size_t i = 0; i < st->n; i++) {
 		free(st->f[i].bin);
