@@ -230,6 +230,27 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 	return rc;
 }
 
+/* For list: does a raw_tp program using bpf_get_attach_cookie load here?
+ * (Kernels that allow it, 6.10+, also take the cookie at attach.) */
+static int raw_cookies_here(void)
+{
+	const char *force = getenv("OSPROF_ATTACH");
+	if (force && !strcmp(force, "tracepoint"))
+		return 0;
+	struct fs_bpf *k = fs_bpf__open();
+	if (!k)
+		return 0;
+	bpf_program__set_autoload(k->progs.fs_event, false);
+	/* private, minimal copies of the shared maps: nothing is attached */
+	bpf_map__set_max_entries(k->maps.osp_follow, 1);
+	bpf_map__set_max_entries(k->maps.osp_pseq, 1);
+	libbpf_print_fn_t old = libbpf_set_print(NULL);
+	int ok = fs_bpf__load(k) == 0;
+	libbpf_set_print(old);
+	fs_bpf__destroy(k);
+	return ok;
+}
+
 static int fs_list(FILE *out, int verbose)
 {
 	if (geteuid() != 0) {
@@ -254,8 +275,8 @@ static int fs_list(FILE *out, int verbose)
 		snprintf(subsys + strlen(subsys), sizeof(subsys) - strlen(subsys), "%s%s %zu",
 		         *subsys ? ", " : "", p.v[i].subsys, k);
 	}
-	fprintf(out, "fs       %zu tracepoint pairs (%s) via tracepoint, cookie per pair\n", p.n,
-	        subsys);
+	fprintf(out, "fs       %zu tracepoint pairs (%s) via %s, cookie per pair\n", p.n, subsys,
+	        raw_cookies_here() ? "raw_tp" : "tracepoint");
 	if (verbose)
 		for (size_t i = 0; i < p.n; i++)
 			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys,
