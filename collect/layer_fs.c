@@ -58,7 +58,7 @@ static void fs_destroy(struct osp_session *s, int slot)
 	s->layer_state[slot] = NULL;
 }
 
-static int fs_prepare(struct osp_session *s, int slot)
+static int fs_prepare_(struct osp_session *s, int slot)
 {
 	int rc = osp_bpf_check("fs");
 	if (rc)
@@ -113,6 +113,15 @@ static int fs_prepare(struct osp_session *s, int slot)
 			return rc;
 		}
 	}
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int fs_prepare(struct osp_session *s, int slot)
+{
+	int rc = fs_prepare_(s, slot);
+	if (rc)
+		fs_destroy(s, slot);
+	return rc;
 }
 
 /* BPF_RAW_TRACEPOINT_OPEN with a cookie (kernel 6.10 uapi; the system's

@@ -111,7 +111,7 @@ static int parse(struct uprobe_state *st, const char *spec)
 	return rc;
 }
 
-static int uprobe_prepare(struct osp_session *s, int slot)
+static int uprobe_prepare_(struct osp_session *s, int slot)
 {
 	if (!s->uprobes) {
 		fprintf(stderr, "osprof: the uprobe layer needs --uprobe BIN:SYM[,SYM...]\n");
@@ -144,6 +144,15 @@ static int uprobe_prepare(struct osp_session *s, int slot)
 	if (!(st->links = calloc(2 * st->n, sizeof(*st->links))))
 		return -ENOMEM;
 	return 0;
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int uprobe_prepare(struct osp_session *s, int slot)
+{
+	int rc = uprobe_prepare_(s, slot);
+	if (rc)
+		uprobe_destroy(s, slot);
+	return rc;
 }
 
 static int attach_one(struct uprobe_state *st, size_t i, int ret)
