@@ -28,18 +28,18 @@
 static const struct {
 	const char *op, *label;
 } labels[] = {
-	{"null_syscall", "null system call"},
-	{"pagecache_read_4k", "page-cache 4 KiB read"},
-	{"odirect_read_4k", "O_DIRECT 4 KiB random read"},
-	{"seq_read_64k", "O_DIRECT 64 KiB sequential read"},
-	{"write_fsync_4k", "4 KiB write + fsync"},
-	{"ctx_switch", "context switch (pipe ping-pong)"},
-	{"thread_wakeup", "thread wake-up"},
-	{"futex_handoff", "futex hand-off"},
-	{"timer_irq", "timer interrupt"},
-	{"timer_tick", "timer tick period"},
-	{"sched_slice", "scheduler time slice"},
-	{"tcp_rtt", "loopback TCP round trip"},
+    {"null_syscall", "null system call"},
+    {"pagecache_read_4k", "page-cache 4 KiB read"},
+    {"odirect_read_4k", "O_DIRECT 4 KiB random read"},
+    {"seq_read_64k", "O_DIRECT 64 KiB sequential read"},
+    {"write_fsync_4k", "4 KiB write + fsync"},
+    {"ctx_switch", "context switch (pipe ping-pong)"},
+    {"thread_wakeup", "thread wake-up"},
+    {"futex_handoff", "futex hand-off"},
+    {"timer_irq", "timer interrupt"},
+    {"timer_tick", "timer tick period"},
+    {"sched_slice", "scheduler time slice"},
+    {"tcp_rtt", "loopback TCP round trip"},
 };
 
 const char *osp_calib_label(const char *op)
@@ -334,7 +334,8 @@ static void timer(struct osp_set *s)
 {
 	struct timespec res;
 	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0)
-		rec(s, prof(s, "timer_tick"), (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec);
+		rec(s, prof(s, "timer_tick"),
+		    (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec);
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 	struct hog h = {s, prof(s, "timer_irq"), 700, osp_now_ns() + 100000000ull, -1, &m};
 	gaps(&h);
@@ -347,7 +348,7 @@ static void sched_slice(struct osp_set *s, FILE *log)
 	int cpu = sched_getcpu();
 	uint64_t until = osp_now_ns() + 300000000ull;
 	struct hog h[2] = {{s, prof(s, "sched_slice"), 100000, until, cpu < 0 ? 0 : cpu, &m},
-			   {s, prof(s, "sched_slice"), 100000, until, cpu < 0 ? 0 : cpu, &m}};
+	                   {s, prof(s, "sched_slice"), 100000, until, cpu < 0 ? 0 : cpu, &m}};
 	pthread_t th[2];
 	int started = 0;
 	for (int i = 0; i < 2; i++)
@@ -476,7 +477,7 @@ double osp_calib_time(const struct osp_profile *p)
 }
 
 unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *pk,
-			   const char **names, unsigned max)
+                           const char **names, unsigned max)
 {
 	struct {
 		const char *label;

@@ -15,11 +15,11 @@
 #include <osprof/clock.h>
 
 static const char *const verdict_names[] = {
-	[OSP_VERDICT_DIFFERS] = "differs",
-	[OSP_VERDICT_ONLY_IN_A] = "only_in_a",
-	[OSP_VERDICT_ONLY_IN_B] = "only_in_b",
-	[OSP_VERDICT_SIMILAR] = "similar",
-	[OSP_VERDICT_INSIGNIFICANT] = "insignificant",
+    [OSP_VERDICT_DIFFERS] = "differs",
+    [OSP_VERDICT_ONLY_IN_A] = "only_in_a",
+    [OSP_VERDICT_ONLY_IN_B] = "only_in_b",
+    [OSP_VERDICT_SIMILAR] = "similar",
+    [OSP_VERDICT_INSIGNIFICANT] = "insignificant",
 };
 
 const char *osp_verdict_name(enum osp_verdict v)
@@ -94,7 +94,7 @@ static void pct_change(char *buf, size_t len, const char *what, double a, double
 
 /* Facts that explain a verdict, largest first. */
 static void explain(const struct osp_profile *pa, const struct osp_profile *pb,
-		    const struct osp_scores *s, const char *peak_reason, char *buf, size_t len)
+                    const struct osp_scores *s, const char *peak_reason, char *buf, size_t len)
 {
 	const struct osp_hist *a = &pa->hist, *b = &pb->hist;
 	if (peak_reason && *peak_reason)
@@ -105,7 +105,8 @@ static void explain(const struct osp_profile *pa, const struct osp_profile *pb,
 	if (a->count && b->count) {
 		char x[32], y[32];
 		uint64_t ma = osp_hist_quantile(a, 0.5), mb = osp_hist_quantile(b, 0.5);
-		if (ma != mb && (ma == 0 || mb == 0 || fabs(log2((double)mb / (double)ma)) >= 0.5)) {
+		if (ma != mb &&
+		    (ma == 0 || mb == 0 || fabs(log2((double)mb / (double)ma)) >= 0.5)) {
 			osp_format_ns(ma, x, sizeof(x));
 			osp_format_ns(mb, y, sizeof(y));
 			addf(buf, len, "median %s -> %s", x, y);
@@ -128,7 +129,7 @@ static int entry_rank(const void *x, const void *y)
 }
 
 static void judge(const struct osp_diff_opts *o, double thr, const struct totals *ta,
-		  const struct totals *tb, struct osp_diff_entry *e)
+                  const struct totals *tb, struct osp_diff_entry *e)
 {
 	const struct osp_hist *a = &e->a->hist, *b = &e->b->hist;
 	double la, oa, lb, ob;
@@ -144,8 +145,9 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 	    (a->count < o->min_count && b->count < o->min_count)) {
 		e->verdict = OSP_VERDICT_INSIGNIFICANT;
 		e->phase = 1;
-		addf(e->reason, sizeof(e->reason), "%.2g %% of latency, %.2g %% of ops, %llu/%llu ops",
-		     e->share * 100, fmax(oa, ob) * 100, (unsigned long long)a->count,
+		addf(e->reason, sizeof(e->reason),
+		     "%.2g %% of latency, %.2g %% of ops, %llu/%llu ops", e->share * 100,
+		     fmax(oa, ob) * 100, (unsigned long long)a->count,
 		     (unsigned long long)b->count);
 		return;
 	}
@@ -184,7 +186,7 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 }
 
 int osp_diff_sets(const struct osp_set *a, const struct osp_set *b,
-		  const struct osp_diff_opts *opts, struct osp_diff *out, char *err, size_t errlen)
+                  const struct osp_diff_opts *opts, struct osp_diff *out, char *err, size_t errlen)
 {
 	struct osp_diff_opts def;
 	const struct osp_diff_opts *o = opts;
@@ -194,8 +196,9 @@ int osp_diff_sets(const struct osp_set *a, const struct osp_set *b,
 	}
 	memset(out, 0, sizeof(*out));
 	if (a->r != b->r) {
-		snprintf(err, errlen, "resolutions differ (r=%u and r=%u): compare sets taken with the same -r",
-			 a->r, b->r);
+		snprintf(err, errlen,
+		         "resolutions differ (r=%u and r=%u): compare sets taken with the same -r",
+		         a->r, b->r);
 		return -EINVAL;
 	}
 	double thr = o->threshold >= 0 ? o->threshold : osp_metric_default_threshold(o->metric);
@@ -216,7 +219,7 @@ int osp_diff_sets(const struct osp_set *a, const struct osp_set *b,
 		e->share = l;
 		e->verdict = OSP_VERDICT_ONLY_IN_A;
 		snprintf(e->reason, sizeof(e->reason), "%llu ops, %.2g %% of latency in A",
-			 (unsigned long long)e->a->hist.count, l * 100);
+		         (unsigned long long)e->a->hist.count, l * 100);
 	}
 	for (size_t i = 0; i < b->n; i++) {
 		const struct osp_profile *p = b->profiles[i];
@@ -229,7 +232,7 @@ int osp_diff_sets(const struct osp_set *a, const struct osp_set *b,
 		e->share = l;
 		e->verdict = OSP_VERDICT_ONLY_IN_B;
 		snprintf(e->reason, sizeof(e->reason), "%llu ops, %.2g %% of latency in B",
-			 (unsigned long long)p->hist.count, l * 100);
+		         (unsigned long long)p->hist.count, l * 100);
 	}
 	qsort(out->e, out->n, sizeof(*out->e), entry_rank);
 	for (size_t i = 0; i < out->n; i++) {

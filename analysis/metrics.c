@@ -10,14 +10,14 @@
 #include <osprof/analysis.h>
 
 static const char *const metric_names[OSP_METRIC_COUNT] = {
-	"TOTOPS", "TOTLAT", "CHISQUARE", "EMD", "GROUPOPS", "GROUPLAT", "INTERSECT", "JEFFREY",
+    "TOTOPS", "TOTLAT", "CHISQUARE", "EMD", "GROUPOPS", "GROUPLAT", "INTERSECT", "JEFFREY",
 };
 
 /* Chosen on the labelled corpus (tests/data/corpus, docs/analysis.md). */
 static const double metric_thresholds[OSP_METRIC_COUNT] = {
-	[OSP_METRIC_TOTOPS] = 10,    [OSP_METRIC_TOTLAT] = 20,    [OSP_METRIC_CHISQUARE] = 99.9,
-	[OSP_METRIC_EMD] = 10,       [OSP_METRIC_GROUPOPS] = 20,  [OSP_METRIC_GROUPLAT] = 20,
-	[OSP_METRIC_INTERSECT] = 15, [OSP_METRIC_JEFFREY] = 3,
+    [OSP_METRIC_TOTOPS] = 10,    [OSP_METRIC_TOTLAT] = 20,   [OSP_METRIC_CHISQUARE] = 99.9,
+    [OSP_METRIC_EMD] = 10,       [OSP_METRIC_GROUPOPS] = 20, [OSP_METRIC_GROUPLAT] = 20,
+    [OSP_METRIC_INTERSECT] = 15, [OSP_METRIC_JEFFREY] = 3,
 };
 
 const char *osp_metric_name(enum osp_metric m)
@@ -111,7 +111,7 @@ double osp_chi2_sf(double x, double dof)
 }
 
 double osp_chisquare(const struct osp_hist *a, const struct osp_hist *b, double *chi2,
-		     unsigned *dof)
+                     unsigned *dof)
 {
 	double sa = (double)a->count, sb = (double)b->count, x = 0;
 	unsigned bins = 0;
@@ -213,7 +213,7 @@ static double factor(double a, double b)
 }
 
 double osp_score_group(const struct osp_hist *a, const struct osp_hist *b, int lat,
-		       const struct osp_cmp_opts *o)
+                       const struct osp_cmp_opts *o)
 {
 	struct osp_cmp_opts def;
 	if (!o) {
@@ -265,7 +265,7 @@ double osp_score_group(const struct osp_hist *a, const struct osp_hist *b, int l
 }
 
 void osp_compare_hists(const struct osp_hist *a, const struct osp_hist *b,
-		       const struct osp_cmp_opts *o, struct osp_scores *s)
+                       const struct osp_cmp_opts *o, struct osp_scores *s)
 {
 	struct osp_cmp_opts def;
 	if (!o) {

@@ -14,7 +14,7 @@
 #include <osprof/clock.h>
 
 static double share_in(const struct osp_hist *h, const double *est, unsigned first, unsigned last,
-		       int lat)
+                       int lat)
 {
 	double s = 0;
 	for (unsigned i = first; i <= last && i < h->nbuckets; i++)
@@ -50,9 +50,9 @@ static void append(char *reason, size_t len, const char *fmt, const char *a, con
 /* Significant peaks of `from` missing in `to` (reported with fmt) and, if
  * moves, those that moved. Returns 1 if any. */
 static int missing(const struct osp_hist *from, const struct osp_peak *pf, unsigned nf,
-		   const struct osp_hist *to, const double *est_to, const struct osp_peak *pt,
-		   unsigned nt, const struct osp_cmp_opts *o, const char *fmt, int moves,
-		   char *reason, size_t len)
+                   const struct osp_hist *to, const double *est_to, const struct osp_peak *pt,
+                   unsigned nt, const struct osp_cmp_opts *o, const char *fmt, int moves,
+                   char *reason, size_t len)
 {
 	int found = 0;
 	(void)from;
@@ -77,7 +77,8 @@ static int missing(const struct osp_hist *from, const struct osp_peak *pf, unsig
 			    q->first > p->last)
 				continue;
 			overlap = 1;
-			if (p->mean_ns > 0 && q->mean_ns > 0 && fabs(log2(q->mean_ns / p->mean_ns)) <= 1)
+			if (p->mean_ns > 0 && q->mean_ns > 0 &&
+			    fabs(log2(q->mean_ns / p->mean_ns)) <= 1)
 				near = 1;
 		}
 		if (moves && overlap && !near) {
@@ -102,7 +103,7 @@ static int missing(const struct osp_hist *from, const struct osp_peak *pf, unsig
 }
 
 void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
-		       const struct osp_cmp_opts *o, struct osp_peak_cmp *out)
+                       const struct osp_cmp_opts *o, struct osp_peak_cmp *out)
 {
 	struct osp_cmp_opts def;
 	if (!o) {
@@ -123,9 +124,9 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 		osp_bucket_estimates(b, eb);
 		/* "peak ..." moved reasons are reported once, from a's side. */
 		out->differs |= missing(a, pa, na, b, eb, pb, nbk, o, "peak at %s gone%s", 1,
-					out->reason, sizeof(out->reason));
+		                        out->reason, sizeof(out->reason));
 		out->differs |= missing(b, pb, nbk, a, ea, pa, na, o, "new peak at %s%s", 0,
-					out->reason, sizeof(out->reason));
+		                        out->reason, sizeof(out->reason));
 	}
 	free(pa);
 	free(pb);

@@ -37,7 +37,7 @@ static uint64_t valley(const uint64_t *b, const struct hill *l, const struct hil
 }
 
 static unsigned split_run(const uint64_t *b, unsigned first, unsigned last,
-			  const struct osp_peak_opts *o, struct hill *h)
+                          const struct osp_peak_opts *o, struct hill *h)
 {
 	unsigned n = 0;
 	h[0] = (struct hill){first, first, first};
@@ -71,7 +71,8 @@ static unsigned split_run(const uint64_t *b, unsigned first, unsigned last,
 		unsigned best = n;
 		double best_ratio = 0;
 		for (unsigned k = 0; k + 1 < n; k++) {
-			uint64_t v = valley(b, &h[k], &h[k + 1]), t = lower_top(b, &h[k], &h[k + 1]);
+			uint64_t v = valley(b, &h[k], &h[k + 1]),
+			         t = lower_top(b, &h[k], &h[k + 1]);
 			if (valley_deep(o, t, v))
 				continue;
 			double ratio = (double)t / ((double)v + 1.0);
@@ -110,7 +111,7 @@ void osp_bucket_estimates(const struct osp_hist *h, double *est)
 }
 
 static void fill_peak(const struct osp_hist *h, const double *est, const struct hill *hl,
-		      struct osp_peak *p)
+                      struct osp_peak *p)
 {
 	p->first = hl->first;
 	p->last = hl->last;
@@ -137,7 +138,7 @@ static void fill_peak(const struct osp_hist *h, const double *est, const struct 
 }
 
 unsigned osp_find_peaks(const struct osp_hist *h, const struct osp_peak_opts *opts,
-			struct osp_peak *out, unsigned max)
+                        struct osp_peak *out, unsigned max)
 {
 	struct osp_peak_opts def = {OSP_PEAK_VALLEY_RATIO, OSP_PEAK_VALLEY_Z};
 	const struct osp_peak_opts *o = opts ? opts : &def;

@@ -26,7 +26,7 @@ static double bucket_mean(unsigned k, unsigned r)
 }
 
 double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, unsigned nprocs,
-			   double *moved_in, double *moved_out)
+                           double *moved_in, double *moved_out)
 {
 	unsigned nb = osp_nbuckets(r);
 	double total = 0, q = (double)quantum_ns;
@@ -56,7 +56,7 @@ double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, u
 }
 
 void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
-		       uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res)
+                       uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res)
 {
 	unsigned nb = h->nbuckets;
 	uint64_t *n = calloc(nb, sizeof(*n));
@@ -79,8 +79,8 @@ void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsi
 			double noise = 2 * sqrt(pred);
 			double lo = pred * (1 - OSP_PREEMPT_PRECISION) - noise;
 			double hi = pred * (1 + OSP_PREEMPT_PRECISION) + noise;
-			res[i].explained = pred >= 0.5 && (double)pk[i].count >= lo &&
-					   (double)pk[i].count <= hi;
+			res[i].explained =
+			    pred >= 0.5 && (double)pk[i].count >= lo && (double)pk[i].count <= hi;
 		}
 	}
 	free(n);

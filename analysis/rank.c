@@ -121,7 +121,7 @@ long osp_nesting_hints(const struct osp_set *s, double tol, struct osp_nest_hint
 					else
 						b = m;
 				}
-				for (size_t k = a; k < nc && match(pop, c[k].count, tol) ; k++) {
+				for (size_t k = a; k < nc && match(pop, c[k].count, tol); k++) {
 					const struct osp_profile *inner = c[k].p;
 					if (inner == outer)
 						continue;
@@ -129,8 +129,8 @@ long osp_nesting_hints(const struct osp_set *s, double tol, struct osp_nest_hint
 					if (lat / (double)pop <
 					    (double)inner->hist.total / (double)inner->hist.count)
 						continue;
-					struct osp_nest_hint h = {outer, f + 1, l + 1, np, pop,
-								  inner, inner->hist.count};
+					struct osp_nest_hint h = {
+					    outer, f + 1, l + 1, np, pop, inner, inner->hist.count};
 					if (push(&v, &n, &cap, &h))
 						goto out;
 				}

@@ -30,7 +30,7 @@ struct osp_peak {
 	unsigned first, last; /* bucket indexes, inclusive */
 	unsigned mode;        /* bucket with the largest count */
 	uint64_t count;
-	double lat;           /* estimated sum of values in the peak (ns) */
+	double lat;            /* estimated sum of values in the peak (ns) */
 	uint64_t lo_ns, hi_ns; /* value range, clipped to the histogram's min/max */
 	double mean_ns;
 	double share_ops; /* of the histogram's count, 0..1 */
@@ -41,7 +41,7 @@ struct osp_peak {
  * there are (may exceed max: then only max were written). opts may be NULL.
  * At most osp_nbuckets(h->r) / 2 + 1 peaks exist. */
 unsigned osp_find_peaks(const struct osp_hist *h, const struct osp_peak_opts *opts,
-			struct osp_peak *out, unsigned max);
+                        struct osp_peak *out, unsigned max);
 
 /* Estimated sum of values per bucket: count * geometric bucket middle, scaled
  * so that the estimates add up to h->total exactly. est has nbuckets slots. */
@@ -74,9 +74,9 @@ struct osp_nest_hint {
 };
 
 /* Tolerance: |a - b| <= max(OSP_NEST_ABS_SLACK, tol * max(a, b)). */
-#define OSP_NEST_TOL        0.005
-#define OSP_NEST_ABS_SLACK  1
-#define OSP_NEST_MIN_COUNT  20
+#define OSP_NEST_TOL       0.005
+#define OSP_NEST_ABS_SLACK 1
+#define OSP_NEST_MIN_COUNT 20
 
 /* Finds nesting hints in s (ns profiles with >= OSP_NEST_MIN_COUNT ops). The
  * outer peak range must be at least as slow on average as the inner op.
@@ -111,7 +111,7 @@ double osp_score_totlat(const struct osp_hist *a, const struct osp_hist *b);
  * chstwo, which reduces to sum (a-b)^2/(a+b) for equal counts); dof = bins-1.
  * Returns the p-value; score = (1 - p) * 100. chi2/dof may be NULL. */
 double osp_chisquare(const struct osp_hist *a, const struct osp_hist *b, double *chi2,
-		     unsigned *dof);
+                     unsigned *dof);
 /* Survival function of the chi-square distribution: Q(dof/2, x/2). */
 double osp_chi2_sf(double x, double dof);
 /* Regularised upper incomplete gamma Q(a, x). */
@@ -131,28 +131,28 @@ double osp_jeffrey(const struct osp_hist *a, const struct osp_hist *b);
 /* Phases 1-2 of the selection and the early exits of GROUPOPS/GROUPLAT. */
 struct osp_cmp_opts {
 	struct osp_peak_opts peaks;
-	double near_equal;      /* totals within this fraction: "similar", 0.05 */
-	double very_different;  /* totals differ by this factor - 1: 100, 1.0 */
-	double peak_min_share;  /* peaks below this share of ops and latency
-				   are ignored when comparing peaks, 0.05 */
-	double peak_vanish;     /* a peak's range holding < this fraction of
-				   its share on the other side is gone, 0.25 */
+	double near_equal;     /* totals within this fraction: "similar", 0.05 */
+	double very_different; /* totals differ by this factor - 1: 100, 1.0 */
+	double peak_min_share; /* peaks below this share of ops and latency
+	                          are ignored when comparing peaks, 0.05 */
+	double peak_vanish;    /* a peak's range holding < this fraction of
+	                          its share on the other side is gone, 0.25 */
 };
 void osp_cmp_opts_default(struct osp_cmp_opts *o);
 
 /* Result of comparing the significant peaks of two histograms. */
 struct osp_peak_cmp {
-	int differs;       /* number or position of significant peaks differs */
-	char reason[160];  /* "new peak at 256 us-1 ms", ... */
+	int differs;      /* number or position of significant peaks differs */
+	char reason[160]; /* "new peak at 256 us-1 ms", ... */
 };
 void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
-		       const struct osp_cmp_opts *o, struct osp_peak_cmp *out);
+                       const struct osp_cmp_opts *o, struct osp_peak_cmp *out);
 
 /* GROUPOPS (lat = 0) / GROUPLAT (lat = 1): 0 if totals near-equal, 100 if
  * very different or the peaks differ, else the normalised difference of the
  * per-peak populations (latencies), capped at 100. */
 double osp_score_group(const struct osp_hist *a, const struct osp_hist *b, int lat,
-		       const struct osp_cmp_opts *o);
+                       const struct osp_cmp_opts *o);
 
 struct osp_scores {
 	double score[OSP_METRIC_COUNT];
@@ -162,7 +162,7 @@ struct osp_scores {
 };
 /* Computes every metric. o may be NULL (defaults). */
 void osp_compare_hists(const struct osp_hist *a, const struct osp_hist *b,
-		       const struct osp_cmp_opts *o, struct osp_scores *out);
+                       const struct osp_cmp_opts *o, struct osp_scores *out);
 
 /* ---- Differences between two sets (seed 001 §3.2) --------------------- */
 
@@ -188,10 +188,10 @@ void osp_diff_opts_default(struct osp_diff_opts *o);
 struct osp_diff_entry {
 	const struct osp_profile *a, *b; /* one may be NULL (only_in_*) */
 	enum osp_verdict verdict;
-	int phase;   /* 1, 2 or 3: the phase that decided */
-	double score; /* of the chosen metric */
+	int phase;                /* 1, 2 or 3: the phase that decided */
+	double score;             /* of the chosen metric */
 	struct osp_scores scores; /* valid when a and b are both present */
-	double share; /* max latency share (or ops share) on either side */
+	double share;             /* max latency share (or ops share) on either side */
 	char reason[256];
 };
 
@@ -203,8 +203,8 @@ struct osp_diff {
 
 /* Compares every profile of a with the same key in b. 0, -EINVAL (different
  * resolutions; message in err) or -ENOMEM. */
-int osp_diff_sets(const struct osp_set *a, const struct osp_set *b,
-		  const struct osp_diff_opts *o, struct osp_diff *out, char *err, size_t errlen);
+int osp_diff_sets(const struct osp_set *a, const struct osp_set *b, const struct osp_diff_opts *o,
+                  struct osp_diff *out, char *err, size_t errlen);
 void osp_diff_free(struct osp_diff *d);
 
 /* ---- Characteristic times (calibration) ------------------------------ */
@@ -229,7 +229,7 @@ double osp_calib_time(const struct osp_profile *p);
  * range or within a factor sqrt(2) of its mean, closest first; up to max
  * labels into names. Returns how many. */
 unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *pk,
-			   const char **names, unsigned max);
+                           const char **names, unsigned max);
 
 /* ---- Forcible preemption (seed 000 §3.3) ----------------------------- */
 
@@ -243,19 +243,19 @@ double osp_preempt_prob(double t_cpu, double t_period, double yield, double quan
  * predicted flows (nbuckets each; either may be NULL). Returns the total
  * predicted number of preempted requests. */
 double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, unsigned nprocs,
-			   double *moved_in, double *moved_out);
+                           double *moved_in, double *moved_out);
 
 /* Precision of the prediction (seed 000: bucket means are +-33 %). */
 #define OSP_PREEMPT_PRECISION 0.33
 
 struct osp_preempt_peak {
-	double predicted;  /* requests preemption moves into the peak */
-	int explained;     /* the peak's count is within the predicted range */
+	double predicted; /* requests preemption moves into the peak */
+	int explained;    /* the peak's count is within the predicted range */
 };
 /* Flags the peaks of h that preemption with quantum Q and nprocs explains.
  * Buckets at or above Q/2 are treated as already-preempted requests and left
  * out of the source counts. res has npeaks entries. */
 void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
-		       uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res);
+                       uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res);
 
 #endif
