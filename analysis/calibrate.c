@@ -197,6 +197,8 @@ static void ctx_switch(struct osp_set *s, FILE *log)
 	pid_t pid = fork();
 	if (pid == 0) {
 		char c;
+		close(ab[1]);
+		close(ba[0]);
 		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
 			;
 		_exit(0);

@@ -258,4 +258,25 @@ struct osp_preempt_peak {
 void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
                        uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res);
 
+/* ---- Rendering (text and JSON; render/analysis_text.c) --------------- */
+
+/* What `peaks --preemption` adds: quantum, runnable processes, and where Q
+ * came from ("--quantum", "calibration", "default"). */
+struct osp_preempt_view {
+	uint64_t quantum_ns;
+	unsigned nprocs;
+	const char *source;
+};
+
+/* The peaks of one profile as a table: number, buckets b (= floor(r log2 v)),
+ * latency range, count, mean, shares, characteristic times matched in calib
+ * (may be NULL) and, if pv, the preemption prediction. */
+void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+		     const struct osp_preempt_view *pv);
+/* The same as one JSON object on one line (NDJSON). */
+void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+			  const struct osp_preempt_view *pv);
+/* "likely nested" hints, one line each. Prints nothing when n == 0. */
+void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n);
+
 #endif
