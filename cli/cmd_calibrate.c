@@ -85,8 +85,8 @@ int cmd_calibrate(int argc, char **argv)
 	if (!out) {
 		out = osp_calib_default_path(path, sizeof(path));
 		if (!getenv("OSPROF_CALIBRATION") && mkdir_parent(out)) {
-			osp_err("calibrate: cannot create the directory of %s: %s (use -o FILE)", out,
-				strerror(errno));
+			osp_err("calibrate: cannot create the directory of %s: %s (use -o FILE)",
+			        out, strerror(errno));
 			return OSP_EXIT_FAIL;
 		}
 	}
@@ -109,8 +109,9 @@ int cmd_calibrate(int argc, char **argv)
 			const char *label = osp_calib_label(p->op);
 			if (!p->hist.count)
 				continue;
-			printf("%-22s %-34s %10" PRIu64 " %11s %11s %11s\n", p->op, label ? label : "",
-			       p->hist.count, osp_format_ns(osp_hist_quantile(&p->hist, 0.1), a, sizeof(a)),
+			printf("%-22s %-34s %10" PRIu64 " %11s %11s %11s\n", p->op,
+			       label ? label : "", p->hist.count,
+			       osp_format_ns(osp_hist_quantile(&p->hist, 0.1), a, sizeof(a)),
 			       osp_format_ns((uint64_t)osp_calib_time(p), m, sizeof(m)),
 			       osp_format_ns(osp_hist_quantile(&p->hist, 0.9), b, sizeof(b)));
 		}

@@ -76,15 +76,17 @@ static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
 		if (e->a && e->b) {
 			printf(",\"phase\":%d,\"score\":%.3f,\"scores\":{", e->phase, e->score);
 			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
-				printf("%s\"%s\":%.3f", m ? "," : "", osp_metric_name((enum osp_metric)m),
-				       e->scores.score[m]);
+				printf("%s\"%s\":%.3f", m ? "," : "",
+				       osp_metric_name((enum osp_metric)m), e->scores.score[m]);
 			printf(",\"CHISQUARE_P\":%.6g,\"EMD_BUCKETS\":%.4f}", e->scores.chi2_p,
 			       e->scores.emd);
-			printf(",\"count_a\":%" PRIu64 ",\"count_b\":%" PRIu64 ",\"total_a\":%" PRIu64
-			       ",\"total_b\":%" PRIu64,
-			       e->a->hist.count, e->b->hist.count, e->a->hist.total, e->b->hist.total);
+			printf(",\"count_a\":%" PRIu64 ",\"count_b\":%" PRIu64
+			       ",\"total_a\":%" PRIu64 ",\"total_b\":%" PRIu64,
+			       e->a->hist.count, e->b->hist.count, e->a->hist.total,
+			       e->b->hist.total);
 		} else {
-			printf(",\"scores\":{},\"count_%s\":%" PRIu64, e->a ? "a" : "b", p->hist.count);
+			printf(",\"scores\":{},\"count_%s\":%" PRIu64, e->a ? "a" : "b",
+			       p->hist.count);
 		}
 		printf(",\"share\":%.6f,\"reason\":\"", e->share);
 		osp_json_string(stdout, e->reason);
@@ -93,7 +95,7 @@ static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
 }
 
 static void print_text(const struct osp_diff *d, const struct osp_diff_opts *o, double thr,
-		       const char *fa, const char *fb, int all)
+                       const char *fa, const char *fb, int all)
 {
 	printf("osprof diff: A = %s, B = %s; metric %s, threshold %g\n", fa, fb,
 	       osp_metric_name(o->metric), thr);
@@ -106,7 +108,8 @@ static void print_text(const struct osp_diff *d, const struct osp_diff_opts *o, 
 	printf("%4s  %-13s %6s  %s\n", "RANK", "VERDICT", "SCORE", "PROFILE");
 	for (size_t i = 0; i < d->n; i++) {
 		const struct osp_diff_entry *e = &d->e[i];
-		if (!all && (e->verdict == OSP_VERDICT_SIMILAR || e->verdict == OSP_VERDICT_INSIGNIFICANT))
+		if (!all &&
+		    (e->verdict == OSP_VERDICT_SIMILAR || e->verdict == OSP_VERDICT_INSIGNIFICANT))
 			continue;
 		char label[256], score[16] = "-";
 		const struct osp_profile *p = e->a ? e->a : e->b;
@@ -118,7 +121,8 @@ static void print_text(const struct osp_diff *d, const struct osp_diff_opts *o, 
 		if (e->a && e->b && e->verdict != OSP_VERDICT_INSIGNIFICANT) {
 			printf("      scores:");
 			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++) {
-				printf(" %s %.0f", osp_metric_name((enum osp_metric)m), e->scores.score[m]);
+				printf(" %s %.0f", osp_metric_name((enum osp_metric)m),
+				       e->scores.score[m]);
 				if (m == OSP_METRIC_CHISQUARE)
 					printf(" (p=%.2g)", e->scores.chi2_p);
 			}
@@ -151,16 +155,17 @@ int cmd_diff(int argc, char **argv)
 		switch (c) {
 		case 'm':
 			if (osp_metric_parse(optarg, &o.metric))
-				return osp_usage_err("diff",
-						     "--metric: '%s' is not one of EMD, TOTOPS, TOTLAT, "
-						     "CHISQUARE, GROUPOPS, GROUPLAT, INTERSECT, JEFFREY",
-						     optarg);
+				return osp_usage_err(
+				    "diff",
+				    "--metric: '%s' is not one of EMD, TOTOPS, TOTLAT, "
+				    "CHISQUARE, GROUPOPS, GROUPLAT, INTERSECT, JEFFREY",
+				    optarg);
 			break;
 		case 't':
 			o.threshold = strtod(optarg, &end);
 			if (*end || end == optarg || o.threshold < 0 || o.threshold > 100)
-				return osp_usage_err("diff", "--threshold: '%s' is not a score in 0..100",
-						     optarg);
+				return osp_usage_err(
+				    "diff", "--threshold: '%s' is not a score in 0..100", optarg);
 			break;
 		case OPT_MIN_SHARE:
 			if (pct_arg("--min-share", optarg, &o.min_share_lat))
@@ -177,7 +182,8 @@ int cmd_diff(int argc, char **argv)
 		case OPT_MIN_COUNT:
 			o.min_count = strtoull(optarg, &end, 10);
 			if (*end || !*optarg || *optarg == '-')
-				return osp_usage_err("diff", "--min-count: '%s' is not a count", optarg);
+				return osp_usage_err("diff", "--min-count: '%s' is not a count",
+				                     optarg);
 			break;
 		case 'a':
 			all = 1;
@@ -214,7 +220,8 @@ int cmd_diff(int argc, char **argv)
 		osp_err("diff: out of memory");
 		rc = OSP_EXIT_FAIL;
 	} else {
-		double thr = o.threshold >= 0 ? o.threshold : osp_metric_default_threshold(o.metric);
+		double thr =
+		    o.threshold >= 0 ? o.threshold : osp_metric_default_threshold(o.metric);
 		if (json)
 			print_json(&d, &o);
 		else

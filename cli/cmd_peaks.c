@@ -67,12 +67,14 @@ int cmd_peaks(int argc, char **argv)
 			break;
 		case OPT_QUANTUM:
 			if (osp_parse_duration(optarg, &quantum) || !quantum)
-				return osp_usage_err("peaks", "--quantum: '%s' is not a duration", optarg);
+				return osp_usage_err("peaks", "--quantum: '%s' is not a duration",
+				                     optarg);
 			break;
 		case OPT_PROCS:
 			procs = strtoul(optarg, &end, 10);
 			if (*end || !*optarg || procs < 1 || procs > 1000000)
-				return osp_usage_err("peaks", "--procs: '%s' is not a count >= 1", optarg);
+				return osp_usage_err("peaks", "--procs: '%s' is not a count >= 1",
+				                     optarg);
 			break;
 		case OPT_CALIB:
 			calib_path = optarg;
@@ -80,7 +82,8 @@ int cmd_peaks(int argc, char **argv)
 		case OPT_TOP:
 			top = strtoul(optarg, &end, 10);
 			if (*end || !*optarg || !top)
-				return osp_usage_err("peaks", "--top: '%s' is not a positive number", optarg);
+				return osp_usage_err(
+				    "peaks", "--top: '%s' is not a positive number", optarg);
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -272,10 +272,10 @@ struct osp_preempt_view {
  * latency range, count, mean, shares, characteristic times matched in calib
  * (may be NULL) and, if pv, the preemption prediction. */
 void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
-		     const struct osp_preempt_view *pv);
+                     const struct osp_preempt_view *pv);
 /* The same as one JSON object on one line (NDJSON). */
 void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
-			  const struct osp_preempt_view *pv);
+                          const struct osp_preempt_view *pv);
 /* "likely nested" hints, one line each. Prints nothing when n == 0. */
 void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n);
 
