@@ -310,22 +310,29 @@ struct hog {
 	uint64_t min_gap, until;
 	int cpu;
 	pthread_mutex_t *m;
+	int runs; /* record the run lengths between gaps instead of the gaps */
 };
 
-/* Busy loop recording every gap in its own clock readings: time the CPU
- * was taken away (interrupts, other threads). */
+/* Busy loop watching its own clock readings: a gap is time the CPU was
+ * taken away (an interrupt, other threads); a run is how long the loop ran
+ * between two gaps, i.e. its time slice when gaps are preemptions. */
 static void *gaps(void *arg)
 {
 	struct hog *h = arg;
 	if (h->cpu >= 0)
 		pin_to(h->cpu);
-	uint64_t last = osp_now_ns();
+	uint64_t last = osp_now_ns(), run_start = 0;
 	while (last < h->until) {
 		uint64_t now = osp_now_ns();
 		if (now - last >= h->min_gap) {
-			pthread_mutex_lock(h->m);
-			rec(h->s, h->p, now - last);
-			pthread_mutex_unlock(h->m);
+			/* The first run started at an unknown point: skip it. */
+			uint64_t v = h->runs ? (run_start ? last - run_start : 0) : now - last;
+			run_start = now;
+			if (v) {
+				pthread_mutex_lock(h->m);
+				rec(h->s, h->p, v);
+				pthread_mutex_unlock(h->m);
+			}
 		}
 		last = now;
 	}
@@ -339,18 +346,20 @@ static void timer(struct osp_set *s)
 		rec(s, prof(s, "timer_tick"),
 		    (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec);
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	struct hog h = {s, prof(s, "timer_irq"), 700, osp_now_ns() + 100000000ull, -1, &m};
+	struct hog h = {s, prof(s, "timer_irq"), 700, osp_now_ns() + 100000000ull, -1, &m, 0};
 	gaps(&h);
 }
 
-/* Two hogs on one CPU: each one's gaps are the other's time slices. */
+/* Two hogs on one CPU: each one's runs between preemptions (gaps of 50 us
+ * or more) are its time slices, the Q of seed 000 §3.3. Their gaps would
+ * measure (P-1)Q instead, P growing with whatever else runs there. */
 static void sched_slice(struct osp_set *s, FILE *log)
 {
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 	int cpu = sched_getcpu();
 	uint64_t until = osp_now_ns() + 300000000ull;
-	struct hog h[2] = {{s, prof(s, "sched_slice"), 100000, until, cpu < 0 ? 0 : cpu, &m},
-	                   {s, prof(s, "sched_slice"), 100000, until, cpu < 0 ? 0 : cpu, &m}};
+	struct hog h[2] = {{s, prof(s, "sched_slice"), 50000, until, cpu < 0 ? 0 : cpu, &m, 1},
+	                   {s, prof(s, "sched_slice"), 50000, until, cpu < 0 ? 0 : cpu, &m, 1}};
 	pthread_t th[2];
 	int started = 0;
 	for (int i = 0; i < 2; i++)
