@@ -81,6 +81,17 @@ void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_se
 		        "%.1f requests predicted to be preempted\n",
 		        osp_format_ns(pv->quantum_ns, q, sizeof(q)), pv->source, pv->nprocs, moved);
 	}
+	peaks_free(&ps);
+	osp_print_peak_table(out, p, calib, pv);
+}
+
+void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                          const struct osp_preempt_view *pv)
+{
+	struct peaks ps;
+	const struct osp_hist *h = &p->hist;
+	if (peaks_get(p, pv, &ps))
+		return;
 	if (!ps.n) {
 		peaks_free(&ps);
 		return;
@@ -100,13 +111,13 @@ void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_se
 		value_text(hi, sizeof(hi), (double)k->hi_ns, p->unit);
 		snprintf(rng, sizeof(rng), "%s - %s", lo, hi);
 		value_text(mean, sizeof(mean), k->mean_ns, p->unit);
-		fprintf(out, "  %4u %-9s %-23s %10" PRIu64 " %11s %6.1f %6.1f ", i + 1, bk, rng,
+		fprintf(out, "  %4u %-9s %-23s %10" PRIu64 " %11s %6.1f %6.1f", i + 1, bk, rng,
 		        k->count, mean, k->share_ops * 100, k->share_lat * 100);
 		const char *names[MAX_MATCH];
 		unsigned nm =
 		    p->unit == OSP_UNIT_NS ? osp_annotate_peak(calib, k, names, MAX_MATCH) : 0;
 		for (unsigned j = 0; j < nm; j++)
-			fprintf(out, "%s~ %s", j ? ", " : " ", names[j]);
+			fprintf(out, "%s~ %s", j ? ", " : "  ", names[j]);
 		if (pv && p->unit == OSP_UNIT_NS && ps.pre[i].predicted >= 0.5) {
 			double pr = ps.pre[i].predicted;
 			fprintf(out, "%spreemption predicts %.0f (%.0f-%.0f)%s", nm ? "; " : " ",
@@ -183,15 +194,14 @@ void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char lo[256], li[256], which[48];
 		if (h[i].peak_first == 1 && h[i].peak_last == h[i].npeaks)
-			snprintf(which, sizeof(which), "all %u peak%s", h[i].npeaks,
-			         h[i].npeaks == 1 ? "" : "s");
+			snprintf(which, sizeof(which), "(all ");
 		else if (h[i].peak_first == h[i].peak_last)
-			snprintf(which, sizeof(which), "peak %u", h[i].peak_first);
+			snprintf(which, sizeof(which), "peak %u (", h[i].peak_first);
 		else
-			snprintf(which, sizeof(which), "peaks %u-%u", h[i].peak_first,
+			snprintf(which, sizeof(which), "peaks %u-%u (", h[i].peak_first,
 			         h[i].peak_last);
 		fprintf(out,
-		        "  %s %s (%" PRIu64 " ops) ~ %s (%" PRIu64 " ops): %s probably calls %s\n",
+		        "  %s %s%" PRIu64 " ops) ~ %s (%" PRIu64 " ops): %s probably calls %s\n",
 		        osp_profile_label(h[i].outer, lo, sizeof(lo)), which, h[i].outer_count,
 		        osp_profile_label(h[i].inner, li, sizeof(li)), h[i].inner_count, lo, li);
 	}

@@ -273,6 +273,10 @@ struct osp_preempt_view {
  * (may be NULL) and, if pv, the preemption prediction. */
 void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
                      const struct osp_preempt_view *pv);
+/* Only the table (no title line): what `osprof report` prints under each
+ * histogram. Prints nothing for a profile without peaks. */
+void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                          const struct osp_preempt_view *pv);
 /* The same as one JSON object on one line (NDJSON). */
 void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
                           const struct osp_preempt_view *pv);

@@ -21,10 +21,10 @@ static struct osp_profile *put(struct osp_set *s, const char *op, uint64_t v, un
 static void test_rank(void)
 {
 	struct osp_set *s = osp_set_new(1);
-	put(s, "readpage", 1000, 40);  /* 40 us */
-	put(s, "readdir", 100000, 5);  /* 500 us */
-	put(s, "lookup", 20000, 20);   /* 400 us */
-	put(s, "write_super", 60, 1);  /* 60 ns */
+	put(s, "readpage", 1000, 40); /* 40 us */
+	put(s, "readdir", 100000, 5); /* 500 us */
+	put(s, "lookup", 20000, 20);  /* 400 us */
+	put(s, "write_super", 60, 1); /* 60 ns */
 	struct osp_profile *b = osp_set_get(s, "fs", "bytes", NULL, 0);
 	b->unit = OSP_UNIT_BYTES;
 	osp_profile_add(s, b, 1u << 30, 0);
@@ -50,9 +50,9 @@ static void test_rank(void)
 static void test_nesting(void)
 {
 	struct osp_set *s = osp_set_new(1);
-	struct osp_profile *rd = put(s, "readdir", 500, 400);  /* cached */
-	put(s, "readdir", 200000, 130);                         /* disk, peak 2 */
-	put(s, "readdir", 5000000, 70);                         /* disk, peak 3 */
+	struct osp_profile *rd = put(s, "readdir", 500, 400); /* cached */
+	put(s, "readdir", 200000, 130);                       /* disk, peak 2 */
+	put(s, "readdir", 5000000, 70);                       /* disk, peak 3 */
 	(void)rd;
 	put(s, "readpage", 3000, 200);
 	put(s, "lookup", 9000, 1364);
@@ -74,7 +74,7 @@ static void test_nesting(void)
 			CHECK_EQ_U64(h[i].outer_count, 1364);
 			CHECK_EQ_U64(h[i].inner_count, 1365);
 		} else if (!strcmp(o, "read_inode") || !strcmp(in, "unrelated") ||
-			   !strcmp(o, "readpage")) {
+		           !strcmp(o, "readpage")) {
 			wrong = 1; /* faster callers or no count match */
 		}
 	}
