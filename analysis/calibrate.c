@@ -33,9 +33,9 @@ static const struct {
     {"odirect_read_4k", "O_DIRECT 4 KiB random read"},
     {"seq_read_64k", "O_DIRECT 64 KiB sequential read"},
     {"write_fsync_4k", "4 KiB write + fsync"},
-    {"ctx_switch", "context switch (pipe ping-pong)"},
-    {"thread_wakeup", "thread wake-up"},
-    {"futex_handoff", "futex hand-off"},
+    {"ctx_switch", "context switch (pipe, same CPU)"},
+    {"thread_wakeup", "thread wake-up (other CPU)"},
+    {"futex_handoff", "futex hand-off (same CPU)"},
     {"timer_irq", "timer interrupt"},
     {"timer_tick", "timer tick period"},
     {"sched_slice", "scheduler time slice"},
@@ -237,6 +237,7 @@ struct wake {
 	struct osp_set *s;
 	struct osp_profile *p;
 	int mutex_mode, n;
+	int cpu; /* the waiter's CPU */
 };
 
 static void spin_ns(uint64_t ns)
@@ -255,6 +256,7 @@ static void wait_for(atomic_int *v, int i)
 static void *waiter(void *arg)
 {
 	struct wake *w = arg;
+	pin_to(w->cpu);
 	for (int i = 1; i <= w->n; i++) {
 		wait_for(&w->go, i);
 		atomic_store(&w->ready, i);
@@ -277,14 +279,29 @@ static void *waiter(void *arg)
 
 /* Per iteration the waker lets the waiter block (30 us), stamps the time
  * and releases it (futex wake or mutex unlock): the sample is the time until
- * the woken thread runs. Sequence numbers keep the two in lock step. */
-static void wakeups(struct osp_set *s, const char *op, int mutex_mode, int n)
+ * the woken thread runs. Sequence numbers keep the two in lock step.
+ * same_cpu: both threads on one CPU (a hand-off is a context switch), else
+ * the waiter on another CPU (a wake-up IPI; when that CPU sits idle, as on
+ * an unloaded VM, its idle exit is included: much slower than when busy). */
+static void wakeups(struct osp_set *s, const char *op, int mutex_mode, int same_cpu, int n)
 {
 	struct wake w = {.s = s, .p = prof(s, op), .mutex_mode = mutex_mode, .n = n};
+	cpu_set_t old;
+	sched_getaffinity(0, sizeof(old), &old);
+	int cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
+	w.cpu = cpu;
+	for (int c = 0; !same_cpu && c < CPU_SETSIZE; c++)
+		if (c != cpu && CPU_ISSET(c, &old)) {
+			w.cpu = c;
+			break;
+		}
+	pin_to(cpu);
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_t th;
-	if (pthread_create(&th, NULL, waiter, &w))
+	if (pthread_create(&th, NULL, waiter, &w)) {
+		sched_setaffinity(0, sizeof(old), &old);
 		return;
+	}
 	for (int i = 1; i <= n; i++) {
 		if (mutex_mode)
 			pthread_mutex_lock(&w.lock);
@@ -302,6 +319,7 @@ static void wakeups(struct osp_set *s, const char *op, int mutex_mode, int n)
 	}
 	pthread_join(th, NULL);
 	pthread_mutex_destroy(&w.lock);
+	sched_setaffinity(0, sizeof(old), &old);
 }
 
 struct hog {
@@ -447,8 +465,8 @@ struct osp_set *osp_calibrate(const char *dir, FILE *log)
 		unlink(path);
 	}
 	ctx_switch(s, log);
-	wakeups(s, "thread_wakeup", 0, 1000);
-	wakeups(s, "futex_handoff", 1, 1000);
+	wakeups(s, "thread_wakeup", 0, 0, 1000);
+	wakeups(s, "futex_handoff", 1, 1, 1000);
 	timer(s);
 	sched_slice(s, log);
 	tcp_rtt(s, log);
