@@ -73,9 +73,7 @@ void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_se
 	        ps.n, ps.n == 1 ? "" : "s");
 	if (pv && p->unit == OSP_UNIT_NS) {
 		char q[32];
-		double moved = 0;
-		for (unsigned i = 0; i < ps.n; i++)
-			moved += ps.pre[i].predicted;
+		double moved = osp_preempt_total(h, pv->quantum_ns, pv->nprocs);
 		fprintf(out,
 		        "  preemption model: Q = %s (%s), %u runnable processes, never yielding: "
 		        "%.1f requests predicted to be preempted\n",
@@ -153,8 +151,9 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 	if (pv && p->unit == OSP_UNIT_NS)
 		fprintf(out,
 		        ",\"preemption\":{\"quantum_ns\":%" PRIu64
-		        ",\"nprocs\":%u,\"source\":\"%s\"}",
-		        pv->quantum_ns, pv->nprocs, pv->source);
+		        ",\"nprocs\":%u,\"source\":\"%s\",\"predicted_total\":%.2f}",
+		        pv->quantum_ns, pv->nprocs, pv->source,
+		        osp_preempt_total(&p->hist, pv->quantum_ns, pv->nprocs));
 	fputs(",\"peaks\":[", out);
 	for (unsigned i = 0; i < ps.n; i++) {
 		const struct osp_peak *k = &ps.pk[i];

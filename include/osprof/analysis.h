@@ -248,6 +248,10 @@ double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, u
 /* Precision of the prediction (seed 000: bucket means are +-33 %). */
 #define OSP_PREEMPT_PRECISION 0.33
 
+/* Total requests Eq. 3.6 predicts preemption moves, with the buckets of h
+ * below Q/2 as the non-preempted counts (as osp_preempt_peaks). */
+double osp_preempt_total(const struct osp_hist *h, uint64_t quantum_ns, unsigned nprocs);
+
 struct osp_preempt_peak {
 	double predicted; /* requests preemption moves into the peak */
 	int explained;    /* the peak's count is within the predicted range */
