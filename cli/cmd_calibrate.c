@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -24,9 +25,17 @@ static const char usage[] =
     "                     /var/lib/osprof/calibration-HOST.osp)\n"
     "      --dir DIR      directory for the disk test file; must be on a real\n"
     "                     disk, not tmpfs (default /var/tmp)\n"
-    "  -q, --quiet        do not print the table\n";
+    "  -q, --quiet        do not print the table\n\n"
+    "SIGINT/SIGTERM stop the measurement; the items measured so far are saved\n"
+    "and the exit status is 1.\n";
 
 enum { OPT_DIR = 256 };
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	osp_calibrate_stop();
+}
 
 static int mkdir_parent(const char *path)
 {
@@ -90,11 +99,19 @@ int cmd_calibrate(int argc, char **argv)
 			return OSP_EXIT_FAIL;
 		}
 	}
+	/* SIGINT/SIGTERM: stop measuring, save and show what was measured.
+	 * No SA_RESTART, so blocking reads in the items return EINTR. */
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 	struct osp_set *s = osp_calibrate(dir, stderr);
 	if (!s) {
 		osp_err("calibrate: out of memory");
 		return OSP_EXIT_FAIL;
 	}
+	if (osp_get_meta(s, "interrupted"))
+		osp_err("calibrate: interrupted; saving the items measured so far");
 	if (osp_set_save(s, out, err, sizeof(err))) {
 		osp_err("calibrate: %s", err);
 		osp_set_free(s);
@@ -117,6 +134,7 @@ int cmd_calibrate(int argc, char **argv)
 		}
 		printf("written to %s\n", out);
 	}
+	int interrupted = osp_get_meta(s, "interrupted") != NULL;
 	osp_set_free(s);
-	return OSP_EXIT_OK;
+	return interrupted ? OSP_EXIT_FAIL : OSP_EXIT_OK;
 }

@@ -218,6 +218,9 @@ const char *osp_calib_label(const char *op);
  * seconds). dir: where to create the disk file (NULL: /var/tmp). Progress
  * and skipped items go to log (may be NULL). NULL on ENOMEM. */
 struct osp_set *osp_calibrate(const char *dir, FILE *log);
+/* Async-signal-safe: makes a running osp_calibrate() finish early with what
+ * it has measured (metadata "interrupted"). */
+void osp_calibrate_stop(void);
 /* $OSPROF_CALIBRATION, else /var/lib/osprof/calibration-<host>.osp. */
 const char *osp_calib_default_path(char *buf, size_t len);
 /* Loads the default calibration; NULL when absent or unreadable. */
