@@ -87,6 +87,9 @@ static void addf(char *buf, size_t len, const char *fmt, ...)
 
 static void pct_change(char *buf, size_t len, const char *what, double a, double b)
 {
+	/* Unchanged totals are no reason. */
+	if (a > 0 && fabs(b - a) / a < 0.005)
+		return;
 	if (a > 0)
 		addf(buf, len, "%s %+.0f %%", what, (b - a) / a * 100);
 	else if (b > 0)
