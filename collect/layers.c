@@ -5,8 +5,8 @@
 extern const struct osp_layer osp_layer_user;
 
 const struct osp_layer *const osp_layers[] = {
-	&osp_layer_user,
-	NULL,
+    &osp_layer_user,
+    NULL,
 };
 
 const struct osp_layer *osp_layer_find(const char *name)
