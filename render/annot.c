@@ -67,6 +67,11 @@ unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigne
 		pk.lo = j ? cuts[j - 1] + 1 : (unsigned)first;
 		pk.hi = j + 1 < nt ? cuts[j] : (unsigned)last;
 		pk.mode = tops[j];
+		/* A zero valley belongs to no peak. */
+		while (pk.lo < pk.mode && !c[pk.lo])
+			pk.lo++;
+		while (pk.hi > pk.mode && !c[pk.hi])
+			pk.hi--;
 		double lat = 0;
 		for (unsigned k = pk.lo; k <= pk.hi; k++) {
 			pk.count += c[k];

@@ -87,6 +87,7 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 	gp_str(f, title);
 	fprintf(f, " noenhanced\nset xrange [%d:%d]\nset yrange [0.5:*]\nset logscale y\n", blo,
 		bhi + 1);
+	fprintf(f, "set autoscale ymax\nset offsets 0, 0, graph 0.25, 0\n");
 	fprintf(f, "set ylabel 'count (log)'\nset xlabel 'latency (log2 buckets, r=%u)'\n", s->r);
 	xtics(f, s, p->unit, blo, bhi);
 	for (unsigned k = 0; k < st.npeaks; k++) {
@@ -119,8 +120,8 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 		return;
 	}
 	fprintf(f, "plot $p%ld using ($1+0.5):3:(1.0) with boxes fs solid 0.8 lc rgb '#3b6fb6' "
-		   "title 'A'",
-		i);
+		   "title %s",
+		i, pb ? "'A'" : "''");
 	if (pb)
 		fprintf(f, ", $p%ld using ($1+0.5):4:(1.0) with boxes fs empty lw 2 lc rgb "
 			   "'#e07b00' title 'B'",
@@ -132,9 +133,10 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 	fprintf(f, "\n");
 	if (o->heatmap >= 0 && p->nslices) {
 		fprintf(f, "unset object; unset label; unset arrow; unset y2tics; unset y2label\n"
+			   "set offsets 0, 0, 0, 0\n"
 			   "set title 'time slices (%s each), colour: count' noenhanced\n"
 			   "unset logscale y\nset yrange [*:*] reverse\nset ylabel 'time (s)'\n"
-			   "set logscale cb\nset palette viridis\n",
+			   "set logscale cb\nset palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n",
 			osp_vm_fmt((double)s->slice_ns, OSP_UNIT_NS, t1, 32));
 		fprintf(f,
 			"plot $h%ld using ($1+0.5):($2*%.9g+%.9g):(0.5):(%.9g):3 with "
@@ -185,7 +187,8 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 		fprintf(f, "\n");
 	}
 	fprintf(f, "set encoding utf8\nset grid xtics ytics lc rgb '#dddddd'\nset boxwidth 0.9 "
-		   "relative\nset key top right\n");
+		   "relative\nset key top right\n"
+		   "set lmargin 10\nset rmargin 14\n");
 	if (n == 0) {
 		fprintf(f, "set label 'no profiles in this set' at graph 0.5, graph 0.5 center\n"
 			   "plot [0:1] [0:1] NaN notitle\n");

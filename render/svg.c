@@ -120,7 +120,7 @@ static void count_axis(FILE *f, const struct frame *fr)
 	fprintf(f,
 		"<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\">count "
 		"(log)</text>\n",
-		fr->x0 - 52, fr->y0 + fr->h / 2);
+		fr->x0 - 48, fr->y0 + fr->h / 2);
 }
 
 static void bars(FILE *f, const struct frame *fr, const struct osp_hist *h, const char *cls,
@@ -170,12 +170,14 @@ static void total_axis(FILE *f, const struct frame *fr, const struct osp_hist *h
 	fprintf(f,
 		"<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(90)\">latency "
 		"per bucket</text>\n",
-		xr + 62, fr->y0 + fr->h / 2 - 40);
+		xr + 66, fr->y0 + fr->h / 2);
 	fprintf(f, "<path class=\"total\" stroke=\"%s\" d=\"", COL_TOT);
 	char cmd = 'M';
 	for (unsigned i = 0; i < h->nbuckets; i++) {
-		if (!h->buckets[i])
+		if (!h->buckets[i]) {
+			cmd = 'M'; /* no line across empty buckets */
 			continue;
+		}
 		double t = (double)h->buckets[i] * osp_bucket_mid(i, h->r);
 		double l = t > 0 ? log10(t) : elo;
 		fprintf(f, "%c%.1f %.1f ", cmd, fx(fr, i + 0.5),
@@ -185,18 +187,24 @@ static void total_axis(FILE *f, const struct frame *fr, const struct osp_hist *h
 	fprintf(f, "\"/>\n</g>\n");
 }
 
-static void peaks(FILE *f, const struct frame *fr, const struct osp_vm_stats *st)
+/* Bands go under the bars, labels (drawn later, text only) over them. */
+static void peaks(FILE *f, const struct frame *fr, const struct osp_vm_stats *st, int labels)
 {
 	char lb[32];
 	for (unsigned k = 0; k < st->npeaks; k++) {
 		const struct osp_vm_peak *p = &st->peaks[k];
 		double x1 = fx(fr, p->lo), x2 = fx(fr, p->hi + 1);
-		fprintf(f,
-			"<g class=\"peak\" data-lo=\"%u\" data-hi=\"%u\" data-count=\"%llu\">"
-			"<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
-			p->lo, p->hi, (unsigned long long)p->count, x1, fr->y0, x2 - x1, fr->h);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\">P%u %s %.0f%%</text></g>\n", (x1 + x2) / 2,
-			fr->y0 + 11 + 11 * (k % 2), k + 1,
+		if (!labels) {
+			fprintf(f,
+				"<g class=\"peak\" data-lo=\"%u\" data-hi=\"%u\" "
+				"data-count=\"%llu\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+				"height=\"%.1f\"/></g>\n",
+				p->lo, p->hi, (unsigned long long)p->count, x1, fr->y0, x2 - x1,
+				fr->h);
+			continue;
+		}
+		fprintf(f, "<text class=\"peak-label\" x=\"%.1f\" y=\"%.1f\">P%u %s %.0f%%</text>\n",
+			(x1 + x2) / 2, fr->y0 + 11 + 11 * (k % 2), k + 1,
 			osp_vm_fmt(p->mean, fr->unit, lb, sizeof(lb)), 100 * p->share_ops);
 	}
 }
@@ -260,7 +268,7 @@ static double heatmap(FILE *f, const struct frame *fr, const struct osp_set *s,
 	}
 	fprintf(f,
 		"<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\">time</text>\n",
-		fr->x0 - 52, y + hh / 2 + 12);
+		fr->x0 - 48, y + hh / 2);
 	/* Colour legend on the right. */
 	for (int k = 0; k < 10; k++) {
 		heat_colour(k / 9.0, col, sizeof(col));
@@ -323,7 +331,7 @@ static double panel(FILE *f, const struct osp_set *s, const struct osp_profile *
 			   .h = PLOT_H,
 			   .blo = blo,
 			   .bhi = bhi + 1,
-			   .ymax = ceil(log10((double)maxc) + 1e-9),
+			   .ymax = ceil(log10((double)maxc) + 0.4), /* room for labels */
 			   .r = s->r,
 			   .unit = p->unit};
 	if (fr.ymax < 1)
@@ -331,10 +339,11 @@ static double panel(FILE *f, const struct osp_set *s, const struct osp_profile *
 	fprintf(f, "<rect class=\"frame\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>\n",
 		fr.x0, fr.y0, fr.w, fr.h);
 	count_axis(f, &fr);
-	peaks(f, &fr, &st);
+	peaks(f, &fr, &st, 0);
 	bars(f, &fr, &p->hist, "bar", 0);
 	if (pb)
 		bars(f, &fr, &pb->hist, "bar-b", 1);
+	peaks(f, &fr, &st, 1);
 	if (o->total_axis)
 		total_axis(f, &fr, &p->hist);
 	notes(f, &fr, nt, nn);
@@ -390,7 +399,7 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 	uint64_t tot = osp_set_total(a);
 	/* Height is known only after drawing; panels are fixed-size except the
 	 * heat map, so compute it first. */
-	double h = 40;
+	double h = 40 + (o->b ? 18 : 0);
 	for (long i = 0; i < n; i++) {
 		h += TITLE_H + PLOT_H + AXIS_H - 14 + GAP;
 		if (o->heatmap >= 0 && v[i]->nslices) {
@@ -409,10 +418,10 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 	fprintf(f,
 		"<style>.axis{stroke:#333}.grid{stroke:#ddd}.frame{fill:#fff;stroke:#bbb}"
 		".bar{fill:%s}.bar-b{stroke:%s;stroke-width:1.5}.total{fill:none;stroke-width:1.5}"
-		".peak rect{fill:#f4d35e;opacity:.25}.peak text{fill:#7a5c00;text-anchor:middle}"
+		".peak rect{fill:#f4d35e;opacity:.3}.peak-label{fill:#7a5c00;text-anchor:middle}"
 		".note line{stroke:#555;stroke-dasharray:4 3}.note text{fill:#333}"
 		".tick,.xlabel,.empty{text-anchor:middle}.ytick{text-anchor:end}"
-		".title{font-weight:bold;font-size:13px}.sub{fill:#444}.label{fill:#444}"
+		".title{font-weight:bold;font-size:13px}.sub{fill:#444}.label{fill:#444;text-anchor:middle}"
 		".heat-bg{fill:#f4f4f4}.legend{stroke:none}</style>\n",
 		COL_A, COL_B);
 	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n");
