@@ -157,10 +157,12 @@ long osp_vm_diff(const struct osp_set *a, const struct osp_set *b, struct osp_vm
 		if (!ha || !hb) {
 			d[i].score = 1.0 + 0.0; /* an op seen on one side only */
 			snprintf(d[i].reason, sizeof(d[i].reason), "only in %s", ha ? "A" : "B");
+			d[i].verdict = ha ? "only_in_a" : "only_in_b";
 			continue;
 		}
 		double e = emd(ha, hb), t = rel(ha->total, hb->total), c = rel(ha->count, hb->count);
 		d[i].score = e + t + 0.5 * c;
+		d[i].verdict = d[i].score >= 0.25 ? "differs" : "similar";
 		snprintf(d[i].reason, sizeof(d[i].reason),
 			 "EMD %.2f octaves, total %+.0f%%, count %+.0f%%", e,
 			 ha->total ? 100.0 * ((double)hb->total - (double)ha->total) /

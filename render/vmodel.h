@@ -17,6 +17,7 @@ struct osp_vm_peak {
 	double mean;      /* estimated from bucket middles */
 	double share_ops; /* of the profile's count */
 	double share_lat; /* of the profile's estimated latency */
+	char note[64];    /* characteristic times matching the peak, or "" */
 };
 
 /* A characteristic time drawn as a vertical line (e.g. "context switch"). */
@@ -35,7 +36,8 @@ struct osp_vm_stats {
 struct osp_vm_diff {
 	const struct osp_profile *a, *b; /* either may be NULL (op only on one side) */
 	double score;                    /* larger: more different */
-	char reason[128];
+	const char *verdict;             /* differs, only_in_a, only_in_b, similar, ... */
+	char reason[256];
 };
 
 void osp_vm_stats(const struct osp_profile *p, uint64_t set_total, struct osp_vm_stats *st);
