@@ -113,12 +113,28 @@
 		tr.innerHTML = COLS.map(c => '<th scope="col" tabindex="0" data-key="' + c.key + '"' + (c.num ? ' class="num"' : '') +
 			(c.key === state.sortKey ? ' aria-sort="' + (state.sortDir < 0 ? 'descending' : 'ascending') + '"' : '') + '>' + c.title + '</th>').join('');
 	}
+	/* Only the rows in view (plus a margin) are in the DOM: laying out a
+	 * 10,000-row table takes seconds, a window of ~100 rows a few ms. */
+	const MARGIN = 40;
+	let ROW_H = 24; /* measured after the first render */
+	let win = { first: -1, last: -1 };
 	function renderGrid() {
 		sortRows();
 		gridHead();
-		const rows = [];
-		for (const i of order) {
-			const p = A.profiles[i];
+		$('#grid-count').textContent = order.length + ' of ' + A.profiles.length + ' profiles';
+		$('#grid-empty').hidden = A.profiles.length > 0;
+		renderWindow(true);
+	}
+	function renderWindow(force) {
+		const wrap = $('#grid-wrap');
+		const top = wrap.scrollTop, vh = wrap.clientHeight || 800;
+		const first = Math.max(0, Math.floor(top / ROW_H) - MARGIN);
+		const last = Math.min(order.length, Math.ceil((top + vh) / ROW_H) + MARGIN);
+		if (!force && first === win.first && last === win.last) return;
+		win = { first, last };
+		const rows = ['<tr class="pad" style="height:' + first * ROW_H + 'px"></tr>'];
+		for (let k = first; k < last; k++) {
+			const i = order[k], p = A.profiles[i];
 			let r = '<tr data-index="' + i + '"' + (i === state.sel ? ' class="sel" aria-selected="true"' : '') + '>';
 			for (const c of COLS) {
 				const v = c.show ? c.show(p) : esc(c.get(p));
@@ -127,13 +143,24 @@
 			}
 			rows.push(r + '</tr>');
 		}
+		rows.push('<tr class="pad" style="height:' + (order.length - last) * ROW_H + 'px"></tr>');
 		$('#grid tbody').innerHTML = rows.join('');
-		$('#grid-count').textContent = order.length + ' of ' + A.profiles.length + ' profiles';
-		$('#grid-empty').hidden = A.profiles.length > 0;
+		const tr = $('#grid tbody tr[data-index]');
+		const h = tr ? tr.getBoundingClientRect().height : 0;
+		if (h > 0 && Math.abs(h - ROW_H) > 0.01) { ROW_H = h; renderWindow(true); }
 	}
 	function select(i, scroll) {
 		if (i < 0 || i >= A.profiles.length) return;
 		state.sel = i;
+		if (scroll) {
+			/* Bring row k into the window, below the sticky header. */
+			const wrap = $('#grid-wrap'), k = order.indexOf(i), head = $('#grid thead').offsetHeight;
+			if (k >= 0) {
+				if (k * ROW_H < wrap.scrollTop) wrap.scrollTop = k * ROW_H;
+				else if ((k + 1) * ROW_H + head > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = (k + 1) * ROW_H + head - wrap.clientHeight;
+				renderWindow(false);
+			}
+		}
 		const tb = $('#grid tbody');
 		const old = tb.querySelector('tr.sel');
 		if (old) { old.classList.remove('sel'); old.removeAttribute('aria-selected'); }
@@ -141,7 +168,6 @@
 		if (tr) {
 			tr.classList.add('sel');
 			tr.setAttribute('aria-selected', 'true');
-			if (scroll) tr.scrollIntoView({ block: 'nearest' });
 		}
 	}
 	function moveSel(d) {
@@ -326,7 +352,7 @@
 		let html = '';
 		for (const [name, idx] of procs) {
 			const ps = idx.map(i => A.profiles[i]);
-			html += '<details open class="proc"><summary><b>' + esc(name) + '</b><span class="n">' + summ(ps) + '</span></summary>';
+			html += '<details' + (procs.size <= 20 ? ' open' : '') + ' class="proc"><summary><b>' + esc(name) + '</b><span class="n">' + summ(ps) + '</span></summary>';
 			/* Layers nest in call order: user -> system call -> file system -> block. */
 			const layers = new Map();
 			for (const i of idx) { const l = A.profiles[i].l; if (!layers.has(l)) layers.set(l, []); layers.get(l).push(i); }
@@ -334,7 +360,7 @@
 			let close = '';
 			for (const l of stacked) {
 				const li = layers.get(l).sort(byTotal);
-				html += '<details open class="layer" data-layer="' + esc(l) + '"><summary><span class="layer-tag">' + esc(l) + '</span><span class="n">' + summ(li.map(i => A.profiles[i])) + '</span></summary>';
+				html += '<details' + (idx.length <= 100 ? ' open' : '') + ' class="layer" data-layer="' + esc(l) + '"><summary><span class="layer-tag">' + esc(l) + '</span><span class="n">' + summ(li.map(i => A.profiles[i])) + '</span></summary>';
 				html += li.map(i => leaf(A.profiles[i], i)).join('');
 				close += '</details>';
 			}
@@ -410,7 +436,8 @@
 		$('#grid thead').addEventListener('keydown', e => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); sortBy(e.target.closest('th')); } });
 		$('#grid tbody').addEventListener('click', e => { const tr = e.target.closest('tr'); if (tr) select(Number(tr.dataset.index)); });
 		$('#grid tbody').addEventListener('dblclick', e => { const tr = e.target.closest('tr'); if (tr) { select(Number(tr.dataset.index)); show('graph'); } });
-		$('#filter').addEventListener('input', e => { state.filter = e.target.value; renderGrid(); });
+		$('#filter').addEventListener('input', e => { state.filter = e.target.value; $('#grid-wrap').scrollTop = 0; renderGrid(); });
+		$('#grid-wrap').addEventListener('scroll', () => renderWindow(false));
 		$('#log-toggle').addEventListener('click', () => { state.log = !state.log; render(); });
 		$('#heat-pick').addEventListener('change', e => { state.sel = Number(e.target.value); renderHeat(); });
 		$('#tree-root').addEventListener('click', e => { const l = e.target.closest('.leaf'); if (l) { select(Number(l.dataset.index)); show('graph'); } });
@@ -438,6 +465,12 @@
 		switch (e.key) {
 		case '/': if (state.view !== 'grid') show('grid'); $('#filter').focus(); e.preventDefault(); break;
 		case 'l': if (!typing) { state.log = !state.log; render(); } break;
+		case 'PageDown': case 'PageUp':
+			if (state.view === 'grid') { moveSel((e.key === 'PageDown' ? 1 : -1) * Math.max(1, Math.floor($('#grid-wrap').clientHeight / ROW_H) - 1)); e.preventDefault(); }
+			break;
+		case 'Home': case 'End':
+			if (state.view === 'grid' && !typing) { moveSel(e.key === 'End' ? order.length : -order.length); e.preventDefault(); }
+			break;
 		case 'ArrowDown': case 'j':
 			if (t.getAttribute && t.getAttribute('role') === 'tab') break;
 			if (state.view === 'diff') moveDiff(1); else if (state.view === 'grid') moveSel(1); else if (state.view === 'graph') { moveSel(1); renderGraph(); } else break;
@@ -462,6 +495,7 @@
 	header();
 	bind();
 	renderGrid();
+	if (order.length) state.sel = order[0]; /* the profile with the most latency */
 	show('grid');
 	window.osprofReady = true;
 	window.osprofReadyMs = performance.now();

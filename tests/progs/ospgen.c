@@ -9,7 +9,8 @@
  *   -s SLICES      time-sliced (100 ms slices) with a burst every 5th slice
  *   --single       every sample has the same value (one bucket)
  *   --empty-profile  adds one profile without samples
- *   --shift F      multiplies the slow peak's latency by F (for A/B diffs) */
+ *   --shift F      multiplies the slow peak's latency by F (for A/B diffs)
+ *   --rootcause    adds root-cause results: profiles with a "path" dimension */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,12 +46,13 @@ static const char *const ops[][4] = {
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
-	long n = 8, slices = 0, single = 0, empty_profile = 0;
+	long n = 8, slices = 0, single = 0, empty_profile = 0, rootcause = 0;
 	unsigned r = 1;
 	double shift = 1.0;
 	static const struct option lo[] = {{"single", no_argument, NULL, 1},
 					   {"empty-profile", no_argument, NULL, 2},
 					   {"shift", required_argument, NULL, 3},
+					   {"rootcause", no_argument, NULL, 4},
 					   {NULL, 0, NULL, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "o:n:r:s:S:", lo, NULL)) != -1) {
@@ -63,6 +65,7 @@ int main(int argc, char **argv)
 		case 1: single = 1; break;
 		case 2: empty_profile = 1; break;
 		case 3: shift = atof(optarg); break;
+		case 4: rootcause = 1; break;
 		default: return 2;
 		}
 	}
@@ -98,6 +101,19 @@ int main(int argc, char **argv)
 	}
 	if (empty_profile && !osp_set_get(s, "syscall", "idle", NULL, 0))
 		return 1;
+	static const char *const paths[] = {
+		"vfs_read;ext4_file_read_iter;filemap_read",
+		"vfs_read;ext4_file_read_iter;filemap_read;submit_bio",
+		"vfs_read;ext4_file_read_iter;down_read",
+	};
+	for (unsigned i = 0; rootcause && i < 3; i++) {
+		struct osp_dim d = {"path", (char *)paths[i]};
+		struct osp_profile *p = osp_set_get(s, "rootcause", "read", &d, 1);
+		if (!p)
+			return 1;
+		for (unsigned k = 0; k < 20 * (i + 1); k++)
+			osp_profile_add(s, p, around(1000u << (4 * i)), 0);
+	}
 	char err[256];
 	if (osp_set_save(s, out, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ospgen: %s\n", err);
