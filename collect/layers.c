@@ -2,7 +2,6 @@
 #include <string.h>
 #include "collect/layer.h"
 
-
 const struct osp_layer *const osp_layers[] = {
     NULL,
 };

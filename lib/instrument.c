@@ -22,8 +22,8 @@ struct op_name {
 
 struct thread_hists {
 	struct thread_hists *next;
-	unsigned cap;          /* entries of h */
-	struct osp_hist **h;   /* indexed by op id; NULL until first sample */
+	unsigned cap;        /* entries of h */
+	struct osp_hist **h; /* indexed by op id; NULL until first sample */
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;

@@ -11,7 +11,7 @@
 #define MAX_SAVED 16
 static char *saved[MAX_SAVED]; /* "NAME=value" copies taken at start */
 static unsigned nsaved;
-static char *self_path;        /* this library, which LD_PRELOAD must name */
+static char *self_path; /* this library, which LD_PRELOAD must name */
 
 void osp_env_save(void)
 {
@@ -80,7 +80,7 @@ char **osp_env_fix(char *const envp[])
 		int replaced = 0;
 		for (unsigned j = 0; j < nsaved && !replaced; j++)
 			replaced = name_len(envp[i]) == name_len(saved[j]) &&
-				   !strncmp(envp[i], saved[j], name_len(saved[j]));
+			           !strncmp(envp[i], saved[j], name_len(saved[j]));
 		if (theirs_ok && envp[i] + 11 == theirs)
 			replaced = 0;
 		if (!replaced)

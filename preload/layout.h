@@ -9,16 +9,16 @@
 
 #include <stdint.h>
 
-#define OSP_PF_MAGIC "OSPRLD\0\1"
+#define OSP_PF_MAGIC     "OSPRLD\0\1"
 #define OSP_PF_MAGIC_LEN 8
-#define OSP_PF_VERSION 1
-#define OSP_PF_NAME_LEN 32 /* op name table entry, NUL padded */
-#define OSP_PF_COMM_LEN 16
-#define OSP_PF_EXE_LEN 256
-#define OSP_PF_SLOT_HDR 64 /* bytes before the first op record of a slot */
-#define OSP_PF_MAX_OPS 4096
+#define OSP_PF_VERSION   1
+#define OSP_PF_NAME_LEN  32 /* op name table entry, NUL padded */
+#define OSP_PF_COMM_LEN  16
+#define OSP_PF_EXE_LEN   256
+#define OSP_PF_SLOT_HDR  64 /* bytes before the first op record of a slot */
+#define OSP_PF_MAX_OPS   4096
 #define OSP_PF_MAX_SLOTS 65536
-#define OSP_PF_SUFFIX ".ospu"
+#define OSP_PF_SUFFIX    ".ospu"
 
 /* flags */
 #define OSP_PF_EXITED 1u /* the process ran its exit handlers */
@@ -31,11 +31,11 @@ struct osp_pf_hdr {
 	uint32_t resolution; /* r of every histogram */
 	uint32_t nbuckets;   /* osp_nbuckets(r) */
 	uint32_t nops;
-	uint32_t nslots;      /* the last slot is shared (see below) */
-	uint64_t ops_off;     /* nops names of OSP_PF_NAME_LEN bytes */
-	uint64_t slots_off;   /* first slot */
-	uint64_t slot_size;   /* bytes per slot */
-	uint64_t op_stride;   /* bytes per op record: (3 + nbuckets) * 8 */
+	uint32_t nslots;    /* the last slot is shared (see below) */
+	uint64_t ops_off;   /* nops names of OSP_PF_NAME_LEN bytes */
+	uint64_t slots_off; /* first slot */
+	uint64_t slot_size; /* bytes per slot */
+	uint64_t op_stride; /* bytes per op record: (3 + nbuckets) * 8 */
 	uint64_t file_size;
 	int32_t pid;
 	int32_t ppid;

@@ -87,7 +87,7 @@ static inline void osp_rec(char *slot, unsigned op, uint64_t delta)
 		return;
 	}
 	struct osp_pf_op *o =
-		(struct osp_pf_op *)(slot + OSP_PF_SLOT_HDR + (uint64_t)op * osp_pl.op_stride);
+	    (struct osp_pf_op *)(slot + OSP_PF_SLOT_HDR + (uint64_t)op * osp_pl.op_stride);
 	osp_add(&o->buckets[osp_bucket_index(ns, osp_pl.r)], 1);
 	osp_add(&o->total_ns, ns);
 	if (~ns > o->min_not)

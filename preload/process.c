@@ -101,9 +101,9 @@ static int file_create(void)
 		return -1;
 	for (unsigned i = 0; i < OSP_NOPS; i++)
 		strncpy(base + h.ops_off + (uint64_t)i * OSP_PF_NAME_LEN, osp_op_names[i],
-			OSP_PF_NAME_LEN - 1);
+		        OSP_PF_NAME_LEN - 1);
 	struct osp_pf_slot *shared =
-		(struct osp_pf_slot *)(base + h.slots_off + (h.nslots - 1) * h.slot_size);
+	    (struct osp_pf_slot *)(base + h.slots_off + (h.nslots - 1) * h.slot_size);
 	shared->state = 1;
 	shared->shared = 1;
 	memcpy(base, &h, sizeof(h));
@@ -140,17 +140,16 @@ char *osp_slot_claim(void)
 void osp_rec_shared(char *slot, unsigned op, uint64_t ns)
 {
 	struct osp_pf_op *o =
-		(struct osp_pf_op *)(slot + OSP_PF_SLOT_HDR + (uint64_t)op * osp_pl.op_stride);
+	    (struct osp_pf_op *)(slot + OSP_PF_SLOT_HDR + (uint64_t)op * osp_pl.op_stride);
 	__atomic_fetch_add(&o->buckets[osp_bucket_index(ns, osp_pl.r)], 1, __ATOMIC_RELAXED);
 	__atomic_fetch_add(&o->total_ns, ns, __ATOMIC_RELAXED);
 	uint64_t cur = __atomic_load_n(&o->min_not, __ATOMIC_RELAXED);
-	while (~ns > cur &&
-	       !__atomic_compare_exchange_n(&o->min_not, &cur, ~ns, 1, __ATOMIC_RELAXED,
-					    __ATOMIC_RELAXED))
+	while (~ns > cur && !__atomic_compare_exchange_n(&o->min_not, &cur, ~ns, 1,
+	                                                 __ATOMIC_RELAXED, __ATOMIC_RELAXED))
 		;
 	cur = __atomic_load_n(&o->max_ns, __ATOMIC_RELAXED);
 	while (ns > cur && !__atomic_compare_exchange_n(&o->max_ns, &cur, ns, 1, __ATOMIC_RELAXED,
-							__ATOMIC_RELAXED))
+	                                                __ATOMIC_RELAXED))
 		;
 }
 
@@ -197,7 +196,7 @@ __attribute__((constructor)) static void preload_init(void)
 		osp_tsc_calibrate(&osp_pl.tsc);
 	if (file_create()) {
 		static const char msg[] = "osprof: preload: cannot create the counter file in "
-					  "$OSPROF_PRELOAD_DIR; this process is not profiled\n";
+		                          "$OSPROF_PRELOAD_DIR; this process is not profiled\n";
 		syscall(SYS_write, 2, msg, sizeof(msg) - 1);
 		return;
 	}

@@ -10,21 +10,21 @@
 
 #define OSP_EXPORT __attribute__((visibility("default")))
 
-#define OSP_WRAP(ret, name, params, args, errval)                                          \
-	OSP_EXPORT ret name params                                                         \
-	{                                                                                  \
-		ret(*real_) params = (ret(*) params)osp_real(OSP_OPI_##name);              \
-		if (__builtin_expect(!real_, 0)) {                                         \
-			errno = ENOSYS;                                                    \
-			return errval;                                                     \
-		}                                                                          \
-		char *slot_ = osp_slot();                                                  \
-		if (!slot_)                                                                \
-			return real_ args;                                                 \
-		uint64_t t0_ = osp_stamp();                                                \
-		ret rv_ = real_ args;                                                      \
-		osp_rec_span(slot_, OSP_OPI_##name, t0_, osp_stamp());                     \
-		return rv_;                                                                \
+#define OSP_WRAP(ret, name, params, args, errval)                                                  \
+	OSP_EXPORT ret name params                                                                 \
+	{                                                                                          \
+		ret(*real_) params = (ret(*) params)osp_real(OSP_OPI_##name);                      \
+		if (__builtin_expect(!real_, 0)) {                                                 \
+			errno = ENOSYS;                                                            \
+			return errval;                                                             \
+		}                                                                                  \
+		char *slot_ = osp_slot();                                                          \
+		if (!slot_)                                                                        \
+			return real_ args;                                                         \
+		uint64_t t0_ = osp_stamp();                                                        \
+		ret rv_ = real_ args;                                                              \
+		osp_rec_span(slot_, OSP_OPI_##name, t0_, osp_stamp());                             \
+		return rv_;                                                                        \
 	}
 
 #endif

@@ -12,7 +12,7 @@ pid_t _Fork(void);
 /* A fork is recorded by the parent only: the child starts its own file (the
  * atfork handler in process.c already ran inside the real fork). */
 static inline __attribute__((always_inline)) pid_t fork_common(unsigned op, unsigned real_op,
-								int atfork_ran)
+                                                               int atfork_ran)
 {
 	pid_t (*real)(void) = osp_real(real_op);
 	if (!real) {
@@ -52,15 +52,15 @@ OSP_EXPORT pid_t _Fork(void)
 }
 
 OSP_WRAP(int, pthread_create,
-	 (pthread_t * t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg),
-	 (t, attr, fn, arg), ENOSYS)
+         (pthread_t * t, const pthread_attr_t *attr, void *(*fn)(void *), void *arg),
+         (t, attr, fn, arg), ENOSYS)
 
 static inline __attribute__((always_inline)) int
 spawn_common(unsigned op, pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
-	     const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+             const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	int (*real)(pid_t *, const char *, const posix_spawn_file_actions_t *,
-		    const posix_spawnattr_t *, char *const[], char *const[]) = osp_real(op);
+	            const posix_spawnattr_t *, char *const[], char *const[]) = osp_real(op);
 	if (!real)
 		return ENOSYS;
 	char **env = osp_env_fix(envp);
@@ -74,46 +74,46 @@ spawn_common(unsigned op, pid_t *pid, const char *path, const posix_spawn_file_a
 }
 
 OSP_EXPORT int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *fa,
-			   const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+                           const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	return spawn_common(OSP_OPI_posix_spawn, pid, path, fa, attr, argv, envp);
 }
 
 OSP_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,
-			    const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
+                            const posix_spawnattr_t *attr, char *const argv[], char *const envp[])
 {
 	return spawn_common(OSP_OPI_posix_spawnp, pid, file, fa, attr, argv, envp);
 }
 
 /* exec family: exec* without an envp argument use environ, which the program
  * may have cleared (clearenv, env -i). */
-#define OSP_EXEC(name, fparam, fnarg, envarg)                                              \
-	OSP_EXPORT int name(fparam, char *const argv[] OSP_EXEC_ENVP_##envarg)             \
-	{                                                                                  \
-		static int (*real)(fparam, char *const[], char *const[]);                   \
-		if (!real)                                                                 \
-			real = osp_resolve_name(OSP_EXEC_REAL_##name);                     \
-		if (!real) {                                                               \
-			errno = ENOSYS;                                                    \
-			return -1;                                                         \
-		}                                                                          \
-		char *const *in = OSP_EXEC_IN_##envarg;                                    \
-		char **env = osp_env_fix(in);                                              \
-		int rv = real(fnarg, argv, env);                                           \
-		int e = errno;                                                             \
-		osp_env_free(env, in);                                                     \
-		errno = e;                                                                 \
-		return rv;                                                                 \
+#define OSP_EXEC(name, fparam, fnarg, envarg)                                                      \
+	OSP_EXPORT int name(fparam, char *const argv[] OSP_EXEC_ENVP_##envarg)                     \
+	{                                                                                          \
+		static int (*real)(fparam, char *const[], char *const[]);                          \
+		if (!real)                                                                         \
+			real = osp_resolve_name(OSP_EXEC_REAL_##name);                             \
+		if (!real) {                                                                       \
+			errno = ENOSYS;                                                            \
+			return -1;                                                                 \
+		}                                                                                  \
+		char *const *in = OSP_EXEC_IN_##envarg;                                            \
+		char **env = osp_env_fix(in);                                                      \
+		int rv = real(fnarg, argv, env);                                                   \
+		int e = errno;                                                                     \
+		osp_env_free(env, in);                                                             \
+		errno = e;                                                                         \
+		return rv;                                                                         \
 	}
 #define OSP_EXEC_ENVP_envp , char *const envp[]
 #define OSP_EXEC_ENVP_environ
-#define OSP_EXEC_IN_envp envp
+#define OSP_EXEC_IN_envp    envp
 #define OSP_EXEC_IN_environ environ
 /* The envp-less forms call their envp-taking sibling. */
-#define OSP_EXEC_REAL_execve "execve"
-#define OSP_EXEC_REAL_execv "execve"
+#define OSP_EXEC_REAL_execve  "execve"
+#define OSP_EXEC_REAL_execv   "execve"
 #define OSP_EXEC_REAL_execvpe "execvpe"
-#define OSP_EXEC_REAL_execvp "execvpe"
+#define OSP_EXEC_REAL_execvp  "execvpe"
 #define OSP_EXEC_REAL_fexecve "fexecve"
 
 OSP_EXEC(execve, const char *path, path, envp)

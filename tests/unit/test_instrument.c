@@ -9,7 +9,7 @@
 #include "tests/unit/check.h"
 
 #define NTHREADS 8
-#define NOPS 1000000
+#define NOPS     1000000
 
 static volatile uint64_t sink;
 
