@@ -42,7 +42,10 @@ struct osp_vm_diff {
 
 void osp_vm_stats(const struct osp_profile *p, uint64_t set_total, struct osp_vm_stats *st);
 
-/* annot.c: where analysis results enter the views. */
+/* annot.c: where analysis results enter the views. The characteristic
+ * times come from the calibration set ($OSPROF_CALIBRATION or the per-host
+ * default), loaded on first use unless set here (NULL: none). */
+void osp_vm_set_calibration(const struct osp_set *calib);
 unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigned max);
 unsigned osp_vm_notes(const struct osp_set *s, const struct osp_profile *p, struct osp_vm_note *out,
 		      unsigned max);

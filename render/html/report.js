@@ -231,7 +231,8 @@
 		for (let k = 0; k < p.pk.length; k++) {
 			const pk = p.pk[k];
 			const t = el('text', { class: 'peak-label', x: (X(pk[0]) + X(pk[1] + 1)) / 2, y: MT + 12 + 11 * (k % 2) }, svg);
-			t.textContent = 'P' + (k + 1) + ' ' + fmt(pk[4], p.u) + ' ' + pct(pk[5]) + (pk[7] ? ' · ' + pk[7] : '');
+			t.textContent = 'P' + (k + 1) + ' ' + fmt(pk[4], p.u) + ' ' + pct(pk[5]);
+			if (pk[7]) el('title', {}, t).textContent = pk[7];
 		}
 		for (const n of p.nt || []) {
 			const b = 1 + set.r * Math.log2(n[0]);

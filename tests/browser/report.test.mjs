@@ -126,8 +126,14 @@ async function testDiff() {
 	await page.keyboard.press('5');
 	const drows = await page.$$('#diff tbody tr');
 	check('diff: diff view ranks every profile', drows.length === D.diff.length && D.diff.length >= D.a.profiles.length);
-	const scores = D.diff.map(d => d.score);
-	check('diff: ranking is by score', nonIncreasing(scores));
+	// Analysis ranks by verdict (differs, only in A, only in B, similar,
+	// insignificant), then by score among the differing ones.
+	const VORDER = ['differs', 'only_in_a', 'only_in_b', 'similar', 'insignificant'];
+	const shown = await page.$$eval('#diff tbody tr td:nth-child(4)', ts => ts.map(t => t.textContent.replace(/ /g, '_')));
+	check('diff: rows in ranking order', shown.every((v, k) => v === D.diff[k].verdict) &&
+		nonDecreasing(shown.map(v => VORDER.indexOf(v))) && shown.every(v => VORDER.includes(v)), shown.join(','));
+	check('diff: differing profiles ranked by score', nonIncreasing(D.diff.filter(d => d.verdict === 'differs').map(d => d.score)) &&
+		D.diff.some(d => d.verdict === 'differs'));
 	await page.click('#diff tbody tr:nth-child(2)');
 	const d1 = D.diff[1];
 	check('diff: clicking a row shows its overlay', (await page.textContent('#diff-title')).startsWith(label(d1.a >= 0 ? D.a.profiles[d1.a] : D.b.profiles[d1.b])) &&
@@ -135,6 +141,22 @@ async function testDiff() {
 	await page.keyboard.press('ArrowDown');
 	check('diff: ArrowDown moves down the ranking', (await page.$eval('#diff tbody tr.sel', t => Number(t.dataset.rank))) === 2);
 	await shot(page, 'report-diff.png');
+
+	// Characteristic times (from the calibration the report was made with).
+	const ci = D.a.profiles.findIndex(p => p.nt.length > 0);
+	check('diff: some profile has characteristic-time notes', ci >= 0);
+	if (ci >= 0) {
+		await page.keyboard.press('Escape');
+		await page.fill('#filter', label(D.a.profiles[ci]));
+		await page.click('#grid tbody tr[data-index="' + ci + '"]');
+		await page.keyboard.press('2');
+		const notes = await page.$$eval('#graph-chart g.note text', ts => ts.map(t => t.textContent));
+		check('diff: graph draws the characteristic times', notes.length === D.a.profiles[ci].nt.length && notes.includes('context switch (pipe ping-pong)'), notes.join('|'));
+		check('diff: peak annotated with its characteristic time', (await page.textContent('#graph-stats')).includes('~context switch'));
+		await shot(page, 'report-graph-annotated.png');
+		await page.keyboard.press('Escape');
+		await page.fill('#filter', '');
+	}
 
 	// Filter from the keyboard.
 	await page.keyboard.press('Escape');

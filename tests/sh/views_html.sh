@@ -19,7 +19,8 @@ mkdir -p "$ART"
 "$GEN" -o "$TMP/single.osp" -n 3 --single --empty-profile || fail "ospgen single"
 "$GEN" -o "$TMP/r4.osp" -n 4 -r 4 || fail "ospgen r4"
 
-"$OSPROF" html -o "$TMP/diff.html" "$TMP/a.osp" "$TMP/b.osp" || fail "html diff"
+OSPROF_CALIBRATION=$ROOT/tests/data/views-calib.osp \
+	"$OSPROF" html -o "$TMP/diff.html" "$TMP/a.osp" "$TMP/b.osp" || fail "html diff"
 for n in big huge empty single r4; do
 	"$OSPROF" html -o "$TMP/$n.html" "$TMP/$n.osp" || fail "html $n"
 done

@@ -96,3 +96,16 @@ printf 'osprof-profile-set 1\nr 3\n' >"$TMP/bad.osp"
 expect_eq "bad file exit" "$?" 2
 grep -q "bad.osp:2" "$TMP/err" || fail "bad file message: $(cat "$TMP/err")"
 "$OSPROF" plot --help | grep -q "^usage: osprof plot" || fail "--help"
+
+# Characteristic times: with a calibration (tests/data/views-calib.osp)
+# whose context switch takes ~200 ns, the fast peak of syscall:read (~180-330 ns) is annotated.
+CAL=$ROOT/tests/data/views-calib.osp
+OSPROF_CALIBRATION=$CAL "$OSPROF" plot -o "$TMP/cal.svg" --op syscall:read "$TMP/a.osp" ||
+	fail "plot with calibration"
+xmllint --noout "$TMP/cal.svg" || fail "cal.svg not XML"
+expect_eq "notes" "$(x "$TMP/cal.svg" "count($(el g)[@class='note'])")" 1
+expect_eq "note label" "$(x "$TMP/cal.svg" "string($(el g)[@class='note'])")" \
+	"context switch (pipe ping-pong)"
+OSPROF_CALIBRATION=$CAL "$OSPROF" plot -o "$TMP/cal.gp" --op syscall:read "$TMP/a.osp" ||
+	fail "gnuplot with calibration"
+grep -q "context switch" "$TMP/cal.gp" || fail "gnuplot script lacks the annotation"
