@@ -7,45 +7,50 @@
 #include "cli/cli.h"
 
 static const char html_help[] =
-	"usage: osprof html [OPTIONS] FILE [B]\n"
-	"\n"
-	"Writes one HTML file that works offline (no external script, style or font)\n"
-	"with five views of the profile set FILE:\n"
-	"  grid      every profile in a sortable, filterable table: layer, op,\n"
-	"            dimensions, count, total latency, share, mean, p50, p99, peaks\n"
-	"  graph     the histogram of the selected profile with its peaks and\n"
-	"            characteristic-time annotations; log/linear count axis\n"
-	"  heat map  time slice x latency bucket, colour = count (files recorded -i)\n"
-	"  tree      layers nested per process: user -> system call -> file system\n"
-	"            -> block, with counts and latency; root-cause call paths\n"
-	"  diff      with a second set B: profiles ranked by how much they differ,\n"
-	"            with A and B histograms overlaid\n"
-	"Keys in the report: 1-5 switch views, Up/Down or j/k select, Enter opens the\n"
-	"graph, l toggles log/linear, / filters, Esc returns to the grid.\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE   where to write (default osprof.html; '-' = stdout)\n"
-	"  -h, --help          this text\n"
-	"\n"
-	"Examples:\n"
-	"  osprof html -o report.html run.osp\n"
-	"  osprof html -o cmp.html before.osp after.osp\n"
-	"\n"
-	"Exit status: 0 ok, 1 failure, 2 bad usage or input.\n";
+    "usage: osprof html [OPTIONS] FILE [B]\n"
+    "\n"
+    "Writes one HTML file that works offline (no external script, style or font)\n"
+    "with five views of the profile set FILE:\n"
+    "  grid      every profile in a sortable, filterable table: layer, op,\n"
+    "            dimensions, count, total latency, share, mean, p50, p99, peaks\n"
+    "  graph     the histogram of the selected profile with its peaks and\n"
+    "            characteristic-time annotations; log/linear count axis\n"
+    "  heat map  time slice x latency bucket, colour = count (files recorded -i)\n"
+    "  tree      layers nested per process: user -> system call -> file system\n"
+    "            -> block, with counts and latency; root-cause call paths\n"
+    "  diff      with a second set B: profiles ranked by how much they differ,\n"
+    "            with A and B histograms overlaid\n"
+    "Keys in the report: 1-5 switch views, Up/Down or j/k select, Enter opens the\n"
+    "graph, l toggles log/linear, / filters, Esc returns to the grid.\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE   where to write (default osprof.html; '-' = stdout)\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Examples:\n"
+    "  osprof html -o report.html run.osp\n"
+    "  osprof html -o cmp.html before.osp after.osp\n"
+    "\n"
+    "Exit status: 0 ok, 1 failure, 2 bad usage or input.\n";
 
 int cmd_html(int argc, char **argv)
 {
 	static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
-					   {"help", no_argument, NULL, 'h'},
-					   {NULL, 0, NULL, 0}};
+	                                   {"help", no_argument, NULL, 'h'},
+	                                   {NULL, 0, NULL, 0}};
 	const char *out = "osprof.html";
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'h': fputs(html_help, stdout); return OSP_EXIT_OK;
-		default: return osp_usage_err("html", "unknown option");
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(html_help, stdout);
+			return OSP_EXIT_OK;
+		default:
+			return osp_usage_err("html", "unknown option");
 		}
 	}
 	if (argc - optind < 1 || argc - optind > 2)
@@ -60,8 +65,9 @@ int cmd_html(int argc, char **argv)
 	}
 	int rc = OSP_EXIT_OK;
 	if (b && b->r != a->r) {
-		osp_err("html: %s has resolution r=%u but %s has r=%u; record both with the same -r",
-			fb, b->r, fa, a->r);
+		osp_err(
+		    "html: %s has resolution r=%u but %s has r=%u; record both with the same -r",
+		    fb, b->r, fa, a->r);
 		rc = OSP_EXIT_USAGE;
 		goto out;
 	}

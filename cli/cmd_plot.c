@@ -10,36 +10,36 @@
 #include "cli/cli.h"
 
 static const char plot_help[] =
-	"usage: osprof plot [OPTIONS] FILE\n"
-	"\n"
-	"Draws the latency distribution of each profile of FILE (a .osp profile set):\n"
-	"x is the log2 latency bucket labelled in ns/us/ms, y the operation count on a\n"
-	"log scale; peaks are shaded and labelled with their mean and share of\n"
-	"operations. Profiles are stacked by total latency, largest first. Profiles\n"
-	"recorded with time slices (-i) also get a heat map: time down, latency bucket\n"
-	"across, colour = count (the 3-D view of the OSprof paper).\n"
-	"\n"
-	"Options:\n"
-	"  -o, --output FILE   where to write (default osprof.svg). The extension picks\n"
-	"                      the format: .svg (native), .png (runs gnuplot),\n"
-	"                      .gp (a gnuplot script with the data inline); '-' writes\n"
-	"                      SVG to standard output\n"
-	"  -f, --format FMT    svg, png or gp, overriding the extension\n"
-	"      --op OP         only profiles of OP: an op name (read), layer:op\n"
-	"                      (syscall:read) or a full label ('syscall:read pid=42')\n"
-	"      --diff B        overlay the matching profiles of profile set B (outlined)\n"
-	"  -n, --top N         at most N profiles (default 30, 0 = all)\n"
-	"      --total         add a right axis with the latency spent in each bucket\n"
-	"      --heatmap       require time slices (error if FILE has none)\n"
-	"      --no-heatmap    never draw heat maps\n"
-	"  -h, --help          this text\n"
-	"\n"
-	"Examples:\n"
-	"  osprof plot -o read.svg --op syscall:read run.osp\n"
-	"  osprof plot -o cmp.png --diff after.osp before.osp\n"
-	"  osprof plot -o all.gp --top 0 run.osp && gnuplot -p all.gp\n"
-	"\n"
-	"Exit status: 0 ok, 1 failure (e.g. gnuplot failed), 2 bad usage or input.\n";
+    "usage: osprof plot [OPTIONS] FILE\n"
+    "\n"
+    "Draws the latency distribution of each profile of FILE (a .osp profile set):\n"
+    "x is the log2 latency bucket labelled in ns/us/ms, y the operation count on a\n"
+    "log scale; peaks are shaded and labelled with their mean and share of\n"
+    "operations. Profiles are stacked by total latency, largest first. Profiles\n"
+    "recorded with time slices (-i) also get a heat map: time down, latency bucket\n"
+    "across, colour = count (the 3-D view of the OSprof paper).\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE   where to write (default osprof.svg). The extension picks\n"
+    "                      the format: .svg (native), .png (runs gnuplot),\n"
+    "                      .gp (a gnuplot script with the data inline); '-' writes\n"
+    "                      SVG to standard output\n"
+    "  -f, --format FMT    svg, png or gp, overriding the extension\n"
+    "      --op OP         only profiles of OP: an op name (read), layer:op\n"
+    "                      (syscall:read) or a full label ('syscall:read pid=42')\n"
+    "      --diff B        overlay the matching profiles of profile set B (outlined)\n"
+    "  -n, --top N         at most N profiles (default 30, 0 = all)\n"
+    "      --total         add a right axis with the latency spent in each bucket\n"
+    "      --heatmap       require time slices (error if FILE has none)\n"
+    "      --no-heatmap    never draw heat maps\n"
+    "  -h, --help          this text\n"
+    "\n"
+    "Examples:\n"
+    "  osprof plot -o read.svg --op syscall:read run.osp\n"
+    "  osprof plot -o cmp.png --diff after.osp before.osp\n"
+    "  osprof plot -o all.gp --top 0 run.osp && gnuplot -p all.gp\n"
+    "\n"
+    "Exit status: 0 ok, 1 failure (e.g. gnuplot failed), 2 bad usage or input.\n";
 
 enum fmt { FMT_SVG, FMT_PNG, FMT_GP };
 
@@ -67,9 +67,9 @@ static int run_gnuplot(const char *script)
 	if (pid == 0) {
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		fprintf(stderr,
-			"osprof plot: cannot run gnuplot (%s): PNG output needs it "
-			"(apt-get install gnuplot-nox); use -o FILE.svg instead\n",
-			strerror(errno));
+		        "osprof plot: cannot run gnuplot (%s): PNG output needs it "
+		        "(apt-get install gnuplot-nox); use -o FILE.svg instead\n",
+		        strerror(errno));
 		_exit(127);
 	}
 	int st;
@@ -79,7 +79,7 @@ static int run_gnuplot(const char *script)
 	if (!WIFEXITED(st) || WEXITSTATUS(st)) {
 		if (!WIFEXITED(st) || WEXITSTATUS(st) != 127)
 			osp_err("plot: gnuplot failed on %s (status %d)", script,
-				WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+			        WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 		return OSP_EXIT_FAIL;
 	}
 	return OSP_EXIT_OK;
@@ -112,34 +112,52 @@ static int plot_png(const struct osp_set *a, const struct osp_plot_opts *o, cons
 int cmd_plot(int argc, char **argv)
 {
 	static const struct option lo[] = {
-		{"output", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
-		{"op", required_argument, NULL, 1},       {"diff", required_argument, NULL, 2},
-		{"top", required_argument, NULL, 'n'},    {"total", no_argument, NULL, 3},
-		{"heatmap", no_argument, NULL, 4},        {"no-heatmap", no_argument, NULL, 5},
-		{"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+	    {"output", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
+	    {"op", required_argument, NULL, 1},       {"diff", required_argument, NULL, 2},
+	    {"top", required_argument, NULL, 'n'},    {"total", no_argument, NULL, 3},
+	    {"heatmap", no_argument, NULL, 4},        {"no-heatmap", no_argument, NULL, 5},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
 	struct osp_plot_opts o = {.top = 30};
 	const char *out = "osprof.svg", *diff = NULL, *fmt_arg = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:f:n:h", lo, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'f': fmt_arg = optarg; break;
-		case 1: o.op = optarg; break;
-		case 2: diff = optarg; break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'f':
+			fmt_arg = optarg;
+			break;
+		case 1:
+			o.op = optarg;
+			break;
+		case 2:
+			diff = optarg;
+			break;
 		case 'n': {
 			char *end;
 			unsigned long v = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || v > 1000000)
-				return osp_usage_err("plot", "-n/--top: '%s' is not a count", optarg);
+				return osp_usage_err("plot", "-n/--top: '%s' is not a count",
+				                     optarg);
 			o.top = (unsigned)v;
 			break;
 		}
-		case 3: o.total_axis = 1; break;
-		case 4: o.heatmap = 1; break;
-		case 5: o.heatmap = -1; break;
-		case 'h': fputs(plot_help, stdout); return OSP_EXIT_OK;
-		default: return osp_usage_err("plot", "unknown option");
+		case 3:
+			o.total_axis = 1;
+			break;
+		case 4:
+			o.heatmap = 1;
+			break;
+		case 5:
+			o.heatmap = -1;
+			break;
+		case 'h':
+			fputs(plot_help, stdout);
+			return OSP_EXIT_OK;
+		default:
+			return osp_usage_err("plot", "unknown option");
 		}
 	}
 	if (optind != argc - 1)
@@ -148,14 +166,14 @@ int cmd_plot(int argc, char **argv)
 	if (fmt_arg) {
 		if (parse_fmt(fmt_arg, &fmt) < 0)
 			return osp_usage_err("plot", "-f/--format: '%s' is not svg, png or gp",
-					     fmt_arg);
+			                     fmt_arg);
 	} else if (strcmp(out, "-")) {
 		const char *dot = strrchr(out, '.');
 		if (!dot || parse_fmt(dot + 1, &fmt) < 0)
 			return osp_usage_err("plot",
-					     "-o/--output: '%s' does not end in .svg, .png or .gp "
-					     "(or give -f FMT)",
-					     out);
+			                     "-o/--output: '%s' does not end in .svg, .png or .gp "
+			                     "(or give -f FMT)",
+			                     out);
 	}
 	if (fmt == FMT_PNG && !strcmp(out, "-"))
 		return osp_usage_err("plot", "-o -: PNG cannot go to standard output");
@@ -169,8 +187,8 @@ int cmd_plot(int argc, char **argv)
 	}
 	if (b && b->r != a->r) {
 		osp_err("plot: --diff %s has resolution r=%u but %s has r=%u; record both with the "
-			"same -r",
-			diff, b->r, file, a->r);
+		        "same -r",
+		        diff, b->r, file, a->r);
 		osp_set_free(a);
 		osp_set_free(b);
 		return OSP_EXIT_USAGE;
@@ -180,9 +198,10 @@ int cmd_plot(int argc, char **argv)
 	o.name_b = diff;
 	int rc = OSP_EXIT_OK;
 	if (o.top && a->n > o.top && !o.op)
-		fprintf(stderr, "osprof plot: showing %u of %zu profiles, those with the most "
-				"latency (--top 0 for all)\n",
-			o.top, a->n);
+		fprintf(stderr,
+		        "osprof plot: showing %u of %zu profiles, those with the most "
+		        "latency (--top 0 for all)\n",
+		        o.top, a->n);
 	if (fmt == FMT_PNG) {
 		rc = plot_png(a, &o, out);
 	} else {
@@ -192,9 +211,9 @@ int cmd_plot(int argc, char **argv)
 			osp_err("plot: %s: %s", out, strerror(errno));
 			rc = OSP_EXIT_FAIL;
 		} else {
-			int r = fmt == FMT_SVG ? osp_render_svg(f, a, &o, err, sizeof(err))
-					       : osp_render_gnuplot(f, a, &o, NULL, NULL, err,
-								    sizeof(err));
+			int r = fmt == FMT_SVG
+			            ? osp_render_svg(f, a, &o, err, sizeof(err))
+			            : osp_render_gnuplot(f, a, &o, NULL, NULL, err, sizeof(err));
 			if (r < 0) {
 				osp_err("plot: %s", err);
 				rc = OSP_EXIT_USAGE;

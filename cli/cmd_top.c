@@ -12,19 +12,19 @@
 #include "cli/top_view.h"
 
 static const char usage_head[] =
-	"usage: osprof top [OPTIONS] [-a | -p PID[,PID] | -c CGROUP | --comm NAME]\n"
-	"       osprof top --replay FILE [-i DUR]\n\n"
-	"A live view in the terminal, like top(1): the profiles of the chosen layers\n"
-	"ranked by total latency, with their counts, rate over the last interval,\n"
-	"total, mean and p99, and the log2 histogram of the selected profile.\n"
-	"Kernel layers need root and BTF (see 'osprof list').\n\n"
-	"In top, -i DUR is the refresh interval (default 1s), -d DUR stops after DUR\n"
-	"and -o FILE is where the 'w' key (and Ctrl-C, when -o is given) writes the\n"
-	"profile set collected so far. --replay FILE plays the time slices of a file\n"
-	"recorded with -i back, one slice per refresh, instead of collecting.\n\n"
-	"Keys: q quit, Up/Down (j/k) select, PgUp/PgDn/Home/End, l/L next/previous\n"
-	"layer (filter), p or space pause, c cumulative or last-interval values,\n"
-	"w write the profile set to -o FILE, z zero the counters.\n";
+    "usage: osprof top [OPTIONS] [-a | -p PID[,PID] | -c CGROUP | --comm NAME]\n"
+    "       osprof top --replay FILE [-i DUR]\n\n"
+    "A live view in the terminal, like top(1): the profiles of the chosen layers\n"
+    "ranked by total latency, with their counts, rate over the last interval,\n"
+    "total, mean and p99, and the log2 histogram of the selected profile.\n"
+    "Kernel layers need root and BTF (see 'osprof list').\n\n"
+    "In top, -i DUR is the refresh interval (default 1s), -d DUR stops after DUR\n"
+    "and -o FILE is where the 'w' key (and Ctrl-C, when -o is given) writes the\n"
+    "profile set collected so far. --replay FILE plays the time slices of a file\n"
+    "recorded with -i back, one slice per refresh, instead of collecting.\n\n"
+    "Keys: q quit, Up/Down (j/k) select, PgUp/PgDn/Home/End, l/L next/previous\n"
+    "layer (filter), p or space pause, c cumulative or last-interval values,\n"
+    "w write the profile set to -o FILE, z zero the counters.\n";
 
 static volatile sig_atomic_t stop_sig;
 
@@ -50,7 +50,8 @@ static const char *take_replay(int *argc, char **argv)
 			break;
 		}
 		if (shift) {
-			memmove(argv + i, argv + i + shift, (size_t)(*argc - i - shift) * sizeof(*argv));
+			memmove(argv + i, argv + i + shift,
+			        (size_t)(*argc - i - shift) * sizeof(*argv));
 			*argc -= shift;
 			i--;
 		}
@@ -109,7 +110,8 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 		}
 		int pr = src->poll(src, iv);
 		if (pr < 0)
-			snprintf(v->status, sizeof(v->status), " collection incomplete this interval");
+			snprintf(v->status, sizeof(v->status),
+			         " collection incomplete this interval");
 		if (pr == 1) {
 			v->finished = 1;
 		} else {
@@ -148,7 +150,8 @@ int cmd_top(int argc, char **argv)
 		goto out_opts;
 	}
 	if (replay && (o.all || o.npids || o.cgroup || o.comm || o.layers)) {
-		rc = osp_usage_err("top", "--replay takes its profiles from FILE: no -l/-a/-p/-c/--comm");
+		rc = osp_usage_err("top",
+		                   "--replay takes its profiles from FILE: no -l/-a/-p/-c/--comm");
 		goto out_opts;
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {

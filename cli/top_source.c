@@ -115,7 +115,8 @@ static int replay_poll(struct top_source *src, struct osp_set *into)
 			/* Not sliced: everything arrives in the first refresh. */
 			if (rp->polls)
 				continue;
-			struct osp_profile *q = osp_set_get(into, p->layer, p->op, p->dims, p->ndims);
+			struct osp_profile *q =
+			    osp_set_get(into, p->layer, p->op, p->dims, p->ndims);
 			if (!q || osp_hist_merge(&q->hist, &p->hist) < 0)
 				return -1;
 			q->unit = p->unit;
@@ -195,6 +196,6 @@ int top_source_replay(struct top_source *src, const char *file)
 	src->poll = replay_poll;
 	src->close = replay_close;
 	snprintf(src->what, sizeof(src->what), "replay: %s%s", file,
-		 sliced ? "" : " (not time-sliced: shown at once)");
+	         sliced ? "" : " (not time-sliced: shown at once)");
 	return 0;
 }

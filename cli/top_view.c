@@ -63,13 +63,14 @@ static void header(const struct top_view *v, size_t nrows)
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
 	snprintf(line, sizeof(line), " osprof top - %s - every %s - %s%s%s", v->what,
-		 osp_vm_fmt((double)v->interval_ns, OSP_UNIT_NS, iv, sizeof(iv)), ts,
-		 v->paused ? "  [PAUSED]" : "", v->finished ? "  [replay finished]" : "");
+	         osp_vm_fmt((double)v->interval_ns, OSP_UNIT_NS, iv, sizeof(iv)), ts,
+	         v->paused ? "  [PAUSED]" : "", v->finished ? "  [replay finished]" : "");
 	mvaddnstr(0, 0, line, COLS);
 	attroff(A_REVERSE);
-	snprintf(line, sizeof(line), " layer: %s   values: %s   profiles: %zu of %zu   refreshes: %u",
-		 v->layer[0] ? v->layer : "all",
-		 v->interval_mode ? "last interval" : "cumulative", nrows, v->cum->n, v->ticks);
+	snprintf(line, sizeof(line),
+	         " layer: %s   values: %s   profiles: %zu of %zu   refreshes: %u",
+	         v->layer[0] ? v->layer : "all", v->interval_mode ? "last interval" : "cumulative",
+	         nrows, v->cum->n, v->ticks);
 	mvaddnstr(1, 0, line, COLS);
 }
 
@@ -80,7 +81,7 @@ static void hist_pane(const struct top_view *v, const struct row *r, int y0, int
 	const struct osp_profile *p = v->interval_mode ? r->q : r->p;
 	osp_profile_label(r->p, label, sizeof(label));
 	snprintf(title, sizeof(title), " %s (%s) ", label,
-		 v->interval_mode ? "last interval" : "cumulative");
+	         v->interval_mode ? "last interval" : "cumulative");
 	mvhline(y0, 0, ACS_HLINE, COLS);
 	attron(A_BOLD);
 	mvaddnstr(y0, 2, title, COLS - 4);
@@ -129,8 +130,8 @@ void top_view_draw(struct top_view *v)
 	if (v->sel >= v->scroll + table_h)
 		v->scroll = v->sel - table_h + 1;
 	char line[1024];
-	snprintf(line, sizeof(line), "%-8s %-26s %-18s %10s %10s %10s %10s %10s", "LAYER", "OP", "DIMS",
-		 "COUNT", "RATE/s", "TOTAL", "MEAN", "P99");
+	snprintf(line, sizeof(line), "%-8s %-26s %-18s %10s %10s %10s %10s %10s", "LAYER", "OP",
+	         "DIMS", "COUNT", "RATE/s", "TOTAL", "MEAN", "P99");
 	attron(A_BOLD | A_UNDERLINE);
 	mvaddnstr(2, 0, line, COLS);
 	attroff(A_BOLD | A_UNDERLINE);
@@ -142,17 +143,19 @@ void top_view_draw(struct top_view *v)
 		char dims[128] = "", op[64], t1[24], t2[24], t3[24], rate[24];
 		for (unsigned d = 0; d < w->p->ndims; d++)
 			snprintf(dims + strlen(dims), sizeof(dims) - strlen(dims), "%s%s=%s",
-				 d ? " " : "", w->p->dims[d].name, w->p->dims[d].value);
+			         d ? " " : "", w->p->dims[d].name, w->p->dims[d].value);
 		snprintf(op, sizeof(op), "%s", w->p->op);
 		fit(op, 26);
 		fit(dims, 18);
-		snprintf(rate, sizeof(rate), "%.0f", v->last_secs > 0 ? (double)qc / v->last_secs : 0.0);
-		snprintf(line, sizeof(line), "%-8.8s %-26s %-18s %10llu %10s %10s %10s %10s", w->p->layer,
-			 op, dims, (unsigned long long)cnt, rate,
-			 osp_vm_fmt((double)tot, w->p->unit, t1, sizeof(t1)),
-			 osp_vm_fmt(cnt ? (double)tot / (double)cnt : 0, w->p->unit, t2, sizeof(t2)),
-			 osp_vm_fmt(p && cnt ? (double)osp_hist_quantile(&p->hist, 0.99) : 0, w->p->unit,
-				    t3, sizeof(t3)));
+		snprintf(rate, sizeof(rate), "%.0f",
+		         v->last_secs > 0 ? (double)qc / v->last_secs : 0.0);
+		snprintf(
+		    line, sizeof(line), "%-8.8s %-26s %-18s %10llu %10s %10s %10s %10s",
+		    w->p->layer, op, dims, (unsigned long long)cnt, rate,
+		    osp_vm_fmt((double)tot, w->p->unit, t1, sizeof(t1)),
+		    osp_vm_fmt(cnt ? (double)tot / (double)cnt : 0, w->p->unit, t2, sizeof(t2)),
+		    osp_vm_fmt(p && cnt ? (double)osp_hist_quantile(&p->hist, 0.99) : 0, w->p->unit,
+		               t3, sizeof(t3)));
 		if (v->scroll + k == v->sel)
 			attron(A_REVERSE);
 		mvhline(3 + k, 0, ' ', COLS);
@@ -161,8 +164,9 @@ void top_view_draw(struct top_view *v)
 			attroff(A_REVERSE);
 	}
 	if (!n)
-		mvaddstr(3, 2, v->cum->n ? "no profiles in this layer (l: next layer)"
-					 : "waiting for operations...");
+		mvaddstr(3, 2,
+		         v->cum->n ? "no profiles in this layer (l: next layer)"
+		                   : "waiting for operations...");
 	int pane = 3 + table_h;
 	if (n)
 		hist_pane(v, &r[v->sel], pane, LINES - pane - 1);
@@ -171,10 +175,11 @@ void top_view_draw(struct top_view *v)
 	attron(A_REVERSE);
 	mvhline(LINES - 1, 0, ' ', COLS);
 	mvaddnstr(LINES - 1, 0,
-		  v->status[0] ? v->status
-			       : " q quit  Up/Down select  l/L layer  p pause  c cumulative/interval"
-				 "  w write  z zero",
-		  COLS);
+	          v->status[0]
+	              ? v->status
+	              : " q quit  Up/Down select  l/L layer  p pause  c cumulative/interval"
+	                "  w write  z zero",
+	          COLS);
 	attroff(A_REVERSE);
 	free(r);
 	refresh();
@@ -245,7 +250,8 @@ enum top_action top_view_key(struct top_view *v, int key)
 	case 'p':
 	case ' ':
 		v->paused = !v->paused;
-		snprintf(v->status, sizeof(v->status), " %s", v->paused ? "paused: p resumes" : "resumed");
+		snprintf(v->status, sizeof(v->status), " %s",
+		         v->paused ? "paused: p resumes" : "resumed");
 		return TOP_REDRAW;
 	case 'c':
 		v->interval_mode = !v->interval_mode;
@@ -257,8 +263,8 @@ enum top_action top_view_key(struct top_view *v, int key)
 		if (osp_set_save(v->cum, v->out_path, err, sizeof(err)) < 0)
 			snprintf(v->status, sizeof(v->status), " write failed: %s", err);
 		else
-			snprintf(v->status, sizeof(v->status), " wrote %zu profiles to %s", v->cum->n,
-				 v->out_path);
+			snprintf(v->status, sizeof(v->status), " wrote %zu profiles to %s",
+			         v->cum->n, v->out_path);
 		return TOP_REDRAW;
 	}
 	case KEY_RESIZE:

@@ -34,7 +34,8 @@ static double calib_time_of(const struct osp_set *c, const char *name)
 	for (size_t i = 0; i < c->n; i++) {
 		const struct osp_profile *p = c->profiles[i];
 		const char *l = osp_calib_label(p->op);
-		if (!strcmp(p->layer, OSP_CALIB_LAYER) && (!strcmp(p->op, name) || (l && !strcmp(l, name))))
+		if (!strcmp(p->layer, OSP_CALIB_LAYER) &&
+		    (!strcmp(p->op, name) || (l && !strcmp(l, name))))
 			return osp_calib_time(p);
 	}
 	return 0;
@@ -66,14 +67,14 @@ unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigne
 		const char *names[2];
 		unsigned nn = c ? osp_annotate_peak(c, &pk[k], names, 2) : 0;
 		for (unsigned i = 0; i < nn; i++)
-			snprintf(o->note + strlen(o->note), sizeof(o->note) - strlen(o->note), "%s~%s",
-				 i ? ", " : "", names[i]);
+			snprintf(o->note + strlen(o->note), sizeof(o->note) - strlen(o->note),
+			         "%s~%s", i ? ", " : "", names[i]);
 	}
 	return n;
 }
 
 unsigned osp_vm_notes(const struct osp_set *s, const struct osp_profile *p, struct osp_vm_note *out,
-		      unsigned max)
+                      unsigned max)
 {
 	(void)s;
 	const struct osp_set *c = calibration();

@@ -47,9 +47,10 @@ static void datablock(FILE *f, long i, const struct osp_profile *p, const struct
 		uint64_t cb = pb ? pb->hist.buckets[k] : 0;
 		if (!h->buckets[k] && !cb)
 			continue;
-		fprintf(f, "%u %llu %llu %llu %.6g\n", k, (unsigned long long)osp_bucket_lo(k, h->r),
-			(unsigned long long)h->buckets[k], (unsigned long long)cb,
-			(double)h->buckets[k] * osp_bucket_mid(k, h->r));
+		fprintf(f, "%u %llu %llu %llu %.6g\n", k,
+		        (unsigned long long)osp_bucket_lo(k, h->r),
+		        (unsigned long long)h->buckets[k], (unsigned long long)cb,
+		        (double)h->buckets[k] * osp_bucket_mid(k, h->r));
 	}
 	fprintf(f, "EOD\n");
 	if (p->nslices) {
@@ -58,15 +59,15 @@ static void datablock(FILE *f, long i, const struct osp_profile *p, const struct
 			for (unsigned k = 0; k < h->nbuckets; k++)
 				if (p->slices[j].buckets[k])
 					fprintf(f, "%u %llu %llu\n", k,
-						(unsigned long long)p->slices[j].index,
-						(unsigned long long)p->slices[j].buckets[k]);
+					        (unsigned long long)p->slices[j].index,
+					        (unsigned long long)p->slices[j].buckets[k]);
 		fprintf(f, "EOD\n");
 	}
 }
 
 static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_profile *p,
-		  const struct osp_profile *pb, const struct osp_plot_opts *o, uint64_t set_total,
-		  int blo, int bhi)
+                  const struct osp_profile *pb, const struct osp_plot_opts *o, uint64_t set_total,
+                  int blo, int bhi)
 {
 	struct osp_vm_stats st;
 	struct osp_vm_note nt[OSP_VM_MAX_NOTES];
@@ -76,34 +77,34 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 	osp_profile_label(p, label, sizeof(label));
 	if (st.count)
 		snprintf(title, sizeof(title), "%s: %llu ops, total %s (%.1f%%), p50 %s, p99 %s",
-			 label, (unsigned long long)st.count,
-			 osp_vm_fmt((double)st.total, p->unit, t1, 32), 100 * st.share,
-			 osp_vm_fmt((double)st.p50, p->unit, t2, 32),
-			 osp_vm_fmt((double)st.p99, p->unit, t3, 32));
+		         label, (unsigned long long)st.count,
+		         osp_vm_fmt((double)st.total, p->unit, t1, 32), 100 * st.share,
+		         osp_vm_fmt((double)st.p50, p->unit, t2, 32),
+		         osp_vm_fmt((double)st.p99, p->unit, t3, 32));
 	else
 		snprintf(title, sizeof(title), "%s: no samples", label);
 	fprintf(f, "\n# --- %s\nunset object; unset label; unset arrow\n", label);
 	fprintf(f, "set title ");
 	gp_str(f, title);
 	fprintf(f, " noenhanced\nset xrange [%d:%d]\nset yrange [0.5:*]\nset logscale y\n", blo,
-		bhi + 1);
+	        bhi + 1);
 	fprintf(f, "set autoscale ymax\nset offsets 0, 0, graph 0.25, 0\n");
 	fprintf(f, "set ylabel 'count (log)'\nset xlabel 'latency (log2 buckets, r=%u)'\n", s->r);
 	xtics(f, s, p->unit, blo, bhi);
 	for (unsigned k = 0; k < st.npeaks; k++) {
 		const struct osp_vm_peak *pk = &st.peaks[k];
 		fprintf(f,
-			"set object %u rect from %u, graph 0 to %u, graph 1 fc rgb '#f4d35e' "
-			"fs solid 0.3 noborder behind\n",
-			k + 1, pk->lo, pk->hi + 1);
-		fprintf(f, "set label %u 'P%u %s %.0f%%' at %.2f, graph 0.95 center\n", k + 1, k + 1,
-			osp_vm_fmt(pk->mean, p->unit, t1, 32), 100 * pk->share_ops,
-			(pk->lo + pk->hi + 1) / 2.0);
+		        "set object %u rect from %u, graph 0 to %u, graph 1 fc rgb '#f4d35e' "
+		        "fs solid 0.3 noborder behind\n",
+		        k + 1, pk->lo, pk->hi + 1);
+		fprintf(f, "set label %u 'P%u %s %.0f%%' at %.2f, graph 0.95 center\n", k + 1,
+		        k + 1, osp_vm_fmt(pk->mean, p->unit, t1, 32), 100 * pk->share_ops,
+		        (pk->lo + pk->hi + 1) / 2.0);
 	}
 	for (unsigned k = 0; k < nn; k++) {
 		double b = osp_vm_xpos(nt[k].value, s->r);
-		fprintf(f, "set arrow %u from %.3f, graph 0 to %.3f, graph 1 nohead dt 2\n", k + 1, b,
-			b);
+		fprintf(f, "set arrow %u from %.3f, graph 0 to %.3f, graph 1 nohead dt 2\n", k + 1,
+		        b, b);
 		fprintf(f, "set label %u ", 20 + k);
 		gp_str(f, nt[k].label);
 		fprintf(f, " at %.3f, graph %.2f left noenhanced\n", b, 0.1 + 0.08 * k);
@@ -114,40 +115,46 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 		fprintf(f, "unset y2tics\nunset y2label\n");
 	if (!st.count && !(pb && pb->hist.count)) {
 		/* Nothing to draw: an empty frame with a message keeps the stack aligned. */
-		fprintf(f, "set label 40 'no samples' at graph 0.5, graph 0.5 center\n"
-			   "plot [%d:%d] [1:10] NaN notitle\n",
-			blo, bhi + 1);
+		fprintf(f,
+		        "set label 40 'no samples' at graph 0.5, graph 0.5 center\n"
+		        "plot [%d:%d] [1:10] NaN notitle\n",
+		        blo, bhi + 1);
 		return;
 	}
-	fprintf(f, "plot $p%ld using ($1+0.5):3:(1.0) with boxes fs solid 0.8 lc rgb '#3b6fb6' "
-		   "title %s",
-		i, pb ? "'A'" : "''");
+	fprintf(f,
+	        "plot $p%ld using ($1+0.5):3:(1.0) with boxes fs solid 0.8 lc rgb '#3b6fb6' "
+	        "title %s",
+	        i, pb ? "'A'" : "''");
 	if (pb)
-		fprintf(f, ", $p%ld using ($1+0.5):4:(1.0) with boxes fs empty lw 2 lc rgb "
-			   "'#e07b00' title 'B'",
-			i);
+		fprintf(f,
+		        ", $p%ld using ($1+0.5):4:(1.0) with boxes fs empty lw 2 lc rgb "
+		        "'#e07b00' title 'B'",
+		        i);
 	if (o->total_axis)
-		fprintf(f, ", $p%ld using ($1+0.5):5 axes x1y2 with linespoints lc rgb '#b0306a' "
-			   "title 'latency'",
-			i);
+		fprintf(f,
+		        ", $p%ld using ($1+0.5):5 axes x1y2 with linespoints lc rgb '#b0306a' "
+		        "title 'latency'",
+		        i);
 	fprintf(f, "\n");
 	if (o->heatmap >= 0 && p->nslices) {
-		fprintf(f, "unset object; unset label; unset arrow; unset y2tics; unset y2label\n"
-			   "set offsets 0, 0, 0, 0\n"
-			   "set title 'time slices (%s each), colour: count' noenhanced\n"
-			   "unset logscale y\nset yrange [*:*] reverse\nset ylabel 'time (s)'\n"
-			   "set logscale cb\nset palette defined (0 '#440154', 1 '#3b528b', 2 '#21918c', 3 '#5ec962', 4 '#fde725')\n",
-			osp_vm_fmt((double)s->slice_ns, OSP_UNIT_NS, t1, 32));
 		fprintf(f,
-			"plot $h%ld using ($1+0.5):($2*%.9g+%.9g):(0.5):(%.9g):3 with "
-			"boxxyerror fs solid lc palette notitle\nset yrange [*:*] noreverse\n",
-			i, (double)s->slice_ns / 1e9, (double)s->slice_ns / 2e9,
-			(double)s->slice_ns / 2e9);
+		        "unset object; unset label; unset arrow; unset y2tics; unset y2label\n"
+		        "set offsets 0, 0, 0, 0\n"
+		        "set title 'time slices (%s each), colour: count' noenhanced\n"
+		        "unset logscale y\nset yrange [*:*] reverse\nset ylabel 'time (s)'\n"
+		        "set logscale cb\nset palette defined (0 '#440154', 1 '#3b528b', 2 "
+		        "'#21918c', 3 '#5ec962', 4 '#fde725')\n",
+		        osp_vm_fmt((double)s->slice_ns, OSP_UNIT_NS, t1, 32));
+		fprintf(f,
+		        "plot $h%ld using ($1+0.5):($2*%.9g+%.9g):(0.5):(%.9g):3 with "
+		        "boxxyerror fs solid lc palette notitle\nset yrange [*:*] noreverse\n",
+		        i, (double)s->slice_ns / 1e9, (double)s->slice_ns / 2e9,
+		        (double)s->slice_ns / 2e9);
 	}
 }
 
 int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_opts *o,
-		       const char *term, const char *output, char *err, size_t errlen)
+                       const char *term, const char *output, char *err, size_t errlen)
 {
 	const struct osp_profile **v = NULL;
 	long n = osp_vm_select(a, o->op, o->top, &v);
@@ -187,11 +194,11 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 		fprintf(f, "\n");
 	}
 	fprintf(f, "set encoding utf8\nset grid xtics ytics lc rgb '#dddddd'\nset boxwidth 0.9 "
-		   "relative\nset key top right\n"
-		   "set lmargin 10\nset rmargin 14\n");
+	           "relative\nset key top right\n"
+	           "set lmargin 10\nset rmargin 14\n");
 	if (n == 0) {
 		fprintf(f, "set label 'no profiles in this set' at graph 0.5, graph 0.5 center\n"
-			   "plot [0:1] [0:1] NaN notitle\n");
+		           "plot [0:1] [0:1] NaN notitle\n");
 		free(v);
 		return ferror(f) ? -1 : 0;
 	}

@@ -52,7 +52,7 @@ static void buckets_json(FILE *f, const uint64_t *b, unsigned n, const char *sep
 }
 
 static void profile_json(FILE *f, const struct osp_set *s, const struct osp_profile *p,
-			 uint64_t set_total)
+                         uint64_t set_total)
 {
 	struct osp_vm_stats st;
 	struct osp_vm_note nt[OSP_VM_MAX_NOTES];
@@ -71,11 +71,11 @@ static void profile_json(FILE *f, const struct osp_set *s, const struct osp_prof
 		js_str(f, p->dims[i].value);
 	}
 	fprintf(f, "},\"u\":\"%s\",\"c\":%llu,\"t\":%llu,\"mn\":%llu,\"mx\":%llu,\"mean\":%llu,",
-		osp_unit_name(p->unit), (unsigned long long)st.count, (unsigned long long)st.total,
-		(unsigned long long)(p->hist.count ? p->hist.min : 0),
-		(unsigned long long)p->hist.max, (unsigned long long)st.mean);
+	        osp_unit_name(p->unit), (unsigned long long)st.count, (unsigned long long)st.total,
+	        (unsigned long long)(p->hist.count ? p->hist.min : 0),
+	        (unsigned long long)p->hist.max, (unsigned long long)st.mean);
 	fprintf(f, "\"p50\":%llu,\"p99\":%llu,\"sh\":", (unsigned long long)st.p50,
-		(unsigned long long)st.p99);
+	        (unsigned long long)st.p99);
 	js_num(f, st.share);
 	fputs(",\"f\":", f);
 	buckets_json(f, p->hist.buckets, p->hist.nbuckets, ",\"b\":");
@@ -83,7 +83,7 @@ static void profile_json(FILE *f, const struct osp_set *s, const struct osp_prof
 	for (unsigned k = 0; k < st.npeaks; k++) {
 		const struct osp_vm_peak *pk = &st.peaks[k];
 		fprintf(f, "%s[%u,%u,%u,%llu,", k ? "," : "", pk->lo, pk->hi, pk->mode,
-			(unsigned long long)pk->count);
+		        (unsigned long long)pk->count);
 		js_num(f, pk->mean);
 		fputc(',', f);
 		js_num(f, pk->share_ops);
@@ -180,7 +180,7 @@ static int diff_json(FILE *f, const struct osp_set *a, const struct osp_set *b)
 	fputs("[\n", f);
 	for (long k = 0; k < n; k++) {
 		fprintf(f, "%s{\"a\":%ld,\"b\":%ld,\"score\":", k ? ",\n" : "",
-			index_of(ia, a->n, d[k].a), index_of(ib, b->n, d[k].b));
+		        index_of(ia, a->n, d[k].a), index_of(ib, b->n, d[k].b));
 		js_num(f, d[k].score);
 		fputs(",\"verdict\":", f);
 		js_str(f, d[k].verdict ? d[k].verdict : "");
@@ -212,7 +212,7 @@ static const char *upto_marker(FILE *f, const char *t, const char *end, const ch
 }
 
 int osp_render_html(FILE *f, const struct osp_set *a, const char *name_a, const struct osp_set *b,
-		    const char *name_b)
+                    const char *name_b)
 {
 	const char *t = (const char *)render_html_report_html;
 	const char *end = t + render_html_report_html_len, *name = NULL;

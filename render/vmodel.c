@@ -52,7 +52,7 @@ static int by_total(const void *x, const void *y)
 }
 
 long osp_vm_select(const struct osp_set *s, const char *op, unsigned top,
-		   const struct osp_profile ***out)
+                   const struct osp_profile ***out)
 {
 	const struct osp_profile **v = malloc((s->n ? s->n : 1) * sizeof(*v));
 	if (!v)

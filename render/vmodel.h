@@ -48,7 +48,7 @@ void osp_vm_stats(const struct osp_profile *p, uint64_t set_total, struct osp_vm
 void osp_vm_set_calibration(const struct osp_set *calib);
 unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigned max);
 unsigned osp_vm_notes(const struct osp_set *s, const struct osp_profile *p, struct osp_vm_note *out,
-		      unsigned max);
+                      unsigned max);
 /* Ranked differences between a and b, most different first; *out is
  * malloc'ed. Returns the count or -1 on ENOMEM. */
 long osp_vm_diff(const struct osp_set *a, const struct osp_set *b, struct osp_vm_diff **out);
@@ -57,7 +57,7 @@ long osp_vm_diff(const struct osp_set *a, const struct osp_set *b, struct osp_vm
  * at most top (0: all). *out is malloc'ed; returns the count or -1. The set
  * itself is not reordered. */
 long osp_vm_select(const struct osp_set *s, const char *op, unsigned top,
-		   const struct osp_profile ***out);
+                   const struct osp_profile ***out);
 int osp_vm_matches(const struct osp_profile *p, const char *op);
 /* The profile of b with the same key as p, or NULL. */
 const struct osp_profile *osp_vm_twin(const struct osp_set *b, const struct osp_profile *p);

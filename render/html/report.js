@@ -335,9 +335,11 @@
 		return 'all processes';
 	}
 	function summ(ps) { let c = 0, t = 0; for (const p of ps) { c += p.c; t += p.u === 'ns' ? p.t : 0; } return num(c) + ' ops · ' + fmt(t, 'ns'); }
-	function leaf(p, i) {
+	/* Leaves leave out what their process node already says. */
+	function leaf(p, i, inProc) {
+		const d = Object.keys(p.d).filter(k => !(inProc && (k === 'pid' || k === 'comm'))).map(k => k + '=' + p.d[k]).join(' ');
 		return '<div class="leaf" tabindex="0" data-index="' + i + '"><span class="layer-tag">' + esc(p.l) + '</span> ' + esc(p.o) +
-			(Object.keys(p.d).length ? ' <span class="n">' + esc(dims(p)) + '</span>' : '') + '<span class="n">' + num(p.c) + ' ops · ' + fmt(p.t, p.u) + '</span></div>';
+			(d ? ' <span class="n">' + esc(d) + '</span>' : '') + '<span class="n">' + num(p.c) + ' ops · ' + fmt(p.t, p.u) + '</span></div>';
 	}
 	function renderTree() {
 		const host = $('#tree-root');
@@ -362,14 +364,14 @@
 			for (const l of stacked) {
 				const li = layers.get(l).sort(byTotal);
 				html += '<details' + (idx.length <= 100 ? ' open' : '') + ' class="layer" data-layer="' + esc(l) + '"><summary><span class="layer-tag">' + esc(l) + '</span><span class="n">' + summ(li.map(i => A.profiles[i])) + '</span></summary>';
-				html += li.map(i => leaf(A.profiles[i], i)).join('');
+				html += li.map(i => leaf(A.profiles[i], i, true)).join('');
 				close += '</details>';
 			}
 			html += close;
 			for (const l of others) {
 				const li = layers.get(l).sort(byTotal);
 				html += '<details class="layer" data-layer="' + esc(l) + '"><summary><span class="layer-tag">' + esc(l) + '</span><span class="n">' + summ(li.map(i => A.profiles[i])) + '</span></summary>' +
-					li.map(i => leaf(A.profiles[i], i)).join('') + '</details>';
+					li.map(i => leaf(A.profiles[i], i, true)).join('') + '</details>';
 			}
 			html += '</details>';
 		}

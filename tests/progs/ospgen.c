@@ -37,10 +37,10 @@ static uint64_t around(uint64_t mid)
 
 static const char *const layers[] = {"syscall", "fs", "block", "user"};
 static const char *const ops[][4] = {
-	{"read", "write", "openat", "fsync"},
-	{"ext4_file_read_iter", "ext4_file_write_iter", "ext4_sync_file", "ext4_lookup"},
-	{"rq_issue", "rq_complete", "rq_insert", "bio_queue"},
-	{"fread", "fwrite", "open", "close"},
+    {"read", "write", "openat", "fsync"},
+    {"ext4_file_read_iter", "ext4_file_write_iter", "ext4_sync_file", "ext4_lookup"},
+    {"rq_issue", "rq_complete", "rq_insert", "bio_queue"},
+    {"fread", "fwrite", "open", "close"},
 };
 
 int main(int argc, char **argv)
@@ -50,28 +50,47 @@ int main(int argc, char **argv)
 	unsigned r = 1;
 	double shift = 1.0;
 	static const struct option lo[] = {{"single", no_argument, NULL, 1},
-					   {"empty-profile", no_argument, NULL, 2},
-					   {"shift", required_argument, NULL, 3},
-					   {"rootcause", no_argument, NULL, 4},
-					   {NULL, 0, NULL, 0}};
+	                                   {"empty-profile", no_argument, NULL, 2},
+	                                   {"shift", required_argument, NULL, 3},
+	                                   {"rootcause", no_argument, NULL, 4},
+	                                   {NULL, 0, NULL, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "o:n:r:s:S:", lo, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'n': n = atol(optarg); break;
-		case 'r': r = (unsigned)atoi(optarg); break;
-		case 's': slices = atol(optarg); break;
-		case 'S': rng_state = strtoull(optarg, NULL, 0) | 1; break;
-		case 1: single = 1; break;
-		case 2: empty_profile = 1; break;
-		case 3: shift = atof(optarg); break;
-		case 4: rootcause = 1; break;
-		default: return 2;
+		case 'o':
+			out = optarg;
+			break;
+		case 'n':
+			n = atol(optarg);
+			break;
+		case 'r':
+			r = (unsigned)atoi(optarg);
+			break;
+		case 's':
+			slices = atol(optarg);
+			break;
+		case 'S':
+			rng_state = strtoull(optarg, NULL, 0) | 1;
+			break;
+		case 1:
+			single = 1;
+			break;
+		case 2:
+			empty_profile = 1;
+			break;
+		case 3:
+			shift = atof(optarg);
+			break;
+		case 4:
+			rootcause = 1;
+			break;
+		default:
+			return 2;
 		}
 	}
 	if (!out || n < 0 || slices < 0 || !osp_resolution_valid(r)) {
 		fprintf(stderr, "usage: ospgen -o FILE [-n N] [-r R] [-s SLICES] [-S SEED] "
-				"[--single] [--empty-profile] [--shift F]\n");
+		                "[--single] [--empty-profile] [--shift F]\n");
 		return 2;
 	}
 	struct osp_set *s = osp_set_new(r);
@@ -91,20 +110,23 @@ int main(int argc, char **argv)
 		/* Fast peak near 2^(8+l) ns, slow near 2^(18+l) ns; the slow share
 		 * and the counts vary per profile so sorting is meaningful. */
 		long cnt = 50 + (long)(rng() % 400);
-		uint64_t fast = 1ull << (8 + l), slow = (uint64_t)((double)(1ull << (18 + l)) * shift);
+		uint64_t fast = 1ull << (8 + l),
+		         slow = (uint64_t)((double)(1ull << (18 + l)) * shift);
 		for (long k = 0; k < cnt; k++) {
 			uint64_t t = slices ? (uint64_t)(k % slices) * s->slice_ns : 0;
 			int burst = slices && (k % slices) % 5 == 0;
-			uint64_t v = single ? 4096 : (burst || k % 7 == 0) ? around(slow) : around(fast);
+			uint64_t v = single                  ? 4096
+			             : (burst || k % 7 == 0) ? around(slow)
+			                                     : around(fast);
 			osp_profile_add(s, p, v, t);
 		}
 	}
 	if (empty_profile && !osp_set_get(s, "syscall", "idle", NULL, 0))
 		return 1;
 	static const char *const paths[] = {
-		"vfs_read;ext4_file_read_iter;filemap_read",
-		"vfs_read;ext4_file_read_iter;filemap_read;submit_bio",
-		"vfs_read;ext4_file_read_iter;down_read",
+	    "vfs_read;ext4_file_read_iter;filemap_read",
+	    "vfs_read;ext4_file_read_iter;filemap_read;submit_bio",
+	    "vfs_read;ext4_file_read_iter;down_read",
 	};
 	for (unsigned i = 0; rootcause && i < 3; i++) {
 		struct osp_dim d = {"path", (char *)paths[i]};

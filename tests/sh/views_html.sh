@@ -9,6 +9,7 @@ command -v node >/dev/null || skip "node not installed (scripts/install-deps.sh)
 	skip "playwright-core missing: run scripts/install-deps.sh (npm ci in tests/browser)"
 GEN=$PROGS/ospgen
 ART=$BUILD/artifacts
+node --check "$ROOT/render/html/report.js" || fail "report.js does not parse"
 mkdir -p "$ART"
 
 "$GEN" -o "$TMP/a.osp" -n 32 -s 20 --rootcause || fail "ospgen a"

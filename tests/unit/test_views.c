@@ -140,7 +140,9 @@ static void test_hostile_labels(void)
 	CHECK(rc == 0);
 	/* Only the two real script elements close; the label is escaped. */
 	CHECK_EQ_U64(occurrences(html, "</script>"), 2);
-	CHECK(strstr(html, "\\u003c/script\\u003e\\u003cb x=\\\"1\\\"\\u003eit's \\u0026 \\u007f") != NULL);
+	CHECK(
+	    strstr(html, "\\u003c/script\\u003e\\u003cb x=\\\"1\\\"\\u003eit's \\u0026 \\u007f") !=
+	    NULL);
 	free(html);
 	osp_set_free(s);
 }
