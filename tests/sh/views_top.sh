@@ -89,6 +89,17 @@ expect_eq "count written for $first" "$(csv_count "$TMP/w.osp" "$first")" \
 	"$(csv_count "$TMP/a.osp" "$first")"
 stop
 
+# Ctrl-C with -o: what was collected is written before exiting.
+start --replay "$TMP/a.osp" -i 50ms -o "$TMP/int.osp"
+wait_for 'replay finished'
+tmux send-keys -t "$S" C-c
+for _ in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+expect_eq "exit status after Ctrl-C" "$(cat "$TMP/rc")" 0
+grep -q "40 profiles written to $TMP/int.osp" "$TMP/stderr" || fail "no flush message: $(cat "$TMP/stderr")"
+expect_eq "count flushed for $first" "$(csv_count "$TMP/int.osp" "$first")" \
+	"$(csv_count "$TMP/a.osp" "$first")"
+tmux kill-session -t "$S"
+
 # Edge cases: no profiles, one bucket and an empty profile, r=4, 10,000.
 "$GEN" -o "$TMP/empty.osp" -n 0 || fail ospgen
 start --replay "$TMP/empty.osp" -i 50ms
