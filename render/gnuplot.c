@@ -66,19 +66,20 @@ static void datablock(FILE *f, long i, const struct osp_profile *p, const struct
 }
 
 static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_profile *p,
-                  const struct osp_profile *pb, const struct osp_plot_opts *o, uint64_t set_total,
-                  int blo, int bhi)
+                  const struct osp_profile *pb, const struct osp_plot_opts *o,
+                  const struct osp_vm_totals *tot, int blo, int bhi)
 {
 	struct osp_vm_stats st;
 	struct osp_vm_note nt[OSP_VM_MAX_NOTES];
 	char label[512], t1[32], t2[32], t3[32], title[700];
-	osp_vm_stats(p, set_total, &st);
+	osp_vm_stats(p, tot, &st);
 	unsigned nn = osp_vm_notes(s, p, nt, OSP_VM_MAX_NOTES);
 	osp_profile_label(p, label, sizeof(label));
 	if (st.count)
-		snprintf(title, sizeof(title), "%s: %llu ops, total %s (%.1f%%), p50 %s, p99 %s",
-		         label, (unsigned long long)st.count,
-		         osp_vm_fmt((double)st.total, p->unit, t1, 32), 100 * st.share,
+		snprintf(title, sizeof(title),
+		         "%s: %llu ops, total %s (%.1f%% of %s), p50 %s, p99 %s", label,
+		         (unsigned long long)st.count,
+		         osp_vm_fmt((double)st.total, p->unit, t1, 32), 100 * st.share, p->layer,
 		         osp_vm_fmt((double)st.p50, p->unit, t2, 32),
 		         osp_vm_fmt((double)st.p99, p->unit, t3, 32));
 	else
@@ -89,7 +90,8 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 	fprintf(f, " noenhanced\nset xrange [%d:%d]\nset yrange [0.5:*]\nset logscale y\n", blo,
 	        bhi + 1);
 	fprintf(f, "set autoscale ymax\nset offsets 0, 0, graph 0.25, 0\n");
-	fprintf(f, "set ylabel 'count (log)'\nset xlabel 'latency (log2 buckets, r=%u)'\n", s->r);
+	fprintf(f, "set ylabel 'count (log)'\nset xlabel '%s (log2 buckets, r=%u)'\n",
+	        p->unit == OSP_UNIT_NS ? "latency" : osp_unit_name(p->unit), s->r);
 	xtics(f, s, p->unit, blo, bhi);
 	for (unsigned k = 0; k < st.npeaks; k++) {
 		const struct osp_vm_peak *pk = &st.peaks[k];
@@ -205,9 +207,10 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 	for (long i = 0; i < n; i++)
 		datablock(f, i, v[i], osp_vm_twin(o->b, v[i]));
 	fprintf(f, "set multiplot layout %ld,1\n", rows);
-	uint64_t tot = osp_set_total(a);
+	struct osp_vm_totals tot;
+	osp_vm_totals(a, &tot);
 	for (long i = 0; i < n; i++)
-		panel(f, a, i, v[i], osp_vm_twin(o->b, v[i]), o, tot, blo, bhi);
+		panel(f, a, i, v[i], osp_vm_twin(o->b, v[i]), o, &tot, blo, bhi);
 	fprintf(f, "unset multiplot\n");
 	free(v);
 	if (ferror(f)) {

@@ -52,11 +52,11 @@ static void buckets_json(FILE *f, const uint64_t *b, unsigned n, const char *sep
 }
 
 static void profile_json(FILE *f, const struct osp_set *s, const struct osp_profile *p,
-                         uint64_t set_total)
+                         const struct osp_vm_totals *tot)
 {
 	struct osp_vm_stats st;
 	struct osp_vm_note nt[OSP_VM_MAX_NOTES];
-	osp_vm_stats(p, set_total, &st);
+	osp_vm_stats(p, tot, &st);
 	unsigned nn = osp_vm_notes(s, p, nt, OSP_VM_MAX_NOTES);
 	fputs("{\"l\":", f);
 	js_str(f, p->layer);
@@ -122,15 +122,16 @@ static void set_json(FILE *f, const struct osp_set *s, const char *name)
 		js_str(f, s->meta[i].value);
 		fputc(']', f);
 	}
-	uint64_t tot = osp_set_total(s);
-	fprintf(f, "],\"total\":%llu,\"edges\":[", (unsigned long long)tot);
+	struct osp_vm_totals tot;
+	osp_vm_totals(s, &tot);
+	fprintf(f, "],\"total\":%llu,\"edges\":[", (unsigned long long)osp_set_total(s));
 	for (unsigned i = 0; i < osp_nbuckets(s->r); i++)
 		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)osp_bucket_lo(i, s->r));
 	fputs("],\"profiles\":[\n", f);
 	for (size_t i = 0; i < s->n; i++) {
 		if (i)
 			fputs(",\n", f);
-		profile_json(f, s, s->profiles[i], tot);
+		profile_json(f, s, s->profiles[i], &tot);
 	}
 	fputs("]}", f);
 }

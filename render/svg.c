@@ -309,9 +309,9 @@ static void title(FILE *f, const struct osp_profile *p, const struct osp_vm_stat
 	if (!st->count)
 		fprintf(f, "no samples");
 	else
-		fprintf(f, "%llu ops, total %s (%.1f%% of set), mean %s, p50 %s, p99 %s",
+		fprintf(f, "%llu ops, total %s (%.1f%% of %s), mean %s, p50 %s, p99 %s",
 		        (unsigned long long)st->count,
-		        osp_vm_fmt((double)st->total, p->unit, t1, 32), 100 * st->share,
+		        osp_vm_fmt((double)st->total, p->unit, t1, 32), 100 * st->share, p->layer,
 		        osp_vm_fmt((double)st->mean, p->unit, t2, 32),
 		        osp_vm_fmt((double)st->p50, p->unit, t3, 32),
 		        osp_vm_fmt((double)st->p99, p->unit, t4, 32));
@@ -319,11 +319,12 @@ static void title(FILE *f, const struct osp_profile *p, const struct osp_vm_stat
 }
 
 static double panel(FILE *f, const struct osp_set *s, const struct osp_profile *p,
-                    const struct osp_plot_opts *o, uint64_t set_total, int blo, int bhi, double y)
+                    const struct osp_plot_opts *o, const struct osp_vm_totals *tot, int blo,
+                    int bhi, double y)
 {
 	struct osp_vm_stats st;
 	struct osp_vm_note nt[OSP_VM_MAX_NOTES];
-	osp_vm_stats(p, set_total, &st);
+	osp_vm_stats(p, tot, &st);
 	unsigned nn = osp_vm_notes(s, p, nt, OSP_VM_MAX_NOTES);
 	const struct osp_profile *pb = osp_vm_twin(o->b, p);
 	char label[512];
@@ -369,9 +370,9 @@ static double panel(FILE *f, const struct osp_set *s, const struct osp_profile *
 	double yend = fr.y0 + fr.h + AXIS_H - 14;
 	if (o->heatmap >= 0 && p->nslices)
 		yend = heatmap(f, &fr, s, p, yend + 6);
-	fprintf(
-	    f, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\">latency (log2 buckets, r=%u)</text>\n",
-	    fr.x0 + fr.w / 2, yend, s->r);
+	fprintf(f, "<text class=\"xlabel\" x=\"%.1f\" y=\"%.1f\">%s (log2 buckets, r=%u)</text>\n",
+	        fr.x0 + fr.w / 2, yend, p->unit == OSP_UNIT_NS ? "latency" : osp_unit_name(p->unit),
+	        s->r);
 	fprintf(f, "</g>\n");
 	return yend + GAP;
 }
@@ -413,7 +414,8 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 	bhi = bhi + 1 < (int)osp_nbuckets(a->r) ? bhi + 1 : bhi;
 	while (bhi - blo < 2 * (int)a->r)
 		bhi++;
-	uint64_t tot = osp_set_total(a);
+	struct osp_vm_totals tot;
+	osp_vm_totals(a, &tot);
 	/* Height is known only after drawing; panels are fixed-size except the
 	 * heat map, so compute it first. */
 	double h = 40 + (o->b ? 18 : 0);
@@ -464,7 +466,7 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 		    f, "<text class=\"empty\" x=\"%d\" y=\"%.0f\">no profiles in this set</text>\n",
 		    W / 2, y + 30);
 	for (long i = 0; i < n; i++)
-		y = panel(f, a, v[i], o, tot, blo, bhi, y);
+		y = panel(f, a, v[i], o, &tot, blo, bhi, y);
 	fprintf(f, "</svg>\n");
 	free(v);
 	if (ferror(f)) {

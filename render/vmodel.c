@@ -4,7 +4,28 @@
 #include <string.h>
 #include "render/vmodel.h"
 
-void osp_vm_stats(const struct osp_profile *p, uint64_t set_total, struct osp_vm_stats *st)
+void osp_vm_totals(const struct osp_set *s, struct osp_vm_totals *t)
+{
+	t->n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct osp_profile *p = s->profiles[i];
+		if (p->unit != OSP_UNIT_NS)
+			continue;
+		unsigned k = 0;
+		while (k < t->n && strcmp(t->layer[k], p->layer))
+			k++;
+		if (k == t->n) {
+			if (t->n == OSP_VM_MAX_LAYERS)
+				continue;
+			t->layer[t->n] = p->layer;
+			t->total[t->n++] = 0;
+		}
+		t->total[k] += p->hist.total;
+	}
+}
+
+void osp_vm_stats(const struct osp_profile *p, const struct osp_vm_totals *t,
+                  struct osp_vm_stats *st)
 {
 	const struct osp_hist *h = &p->hist;
 	memset(st, 0, sizeof(*st));
@@ -15,8 +36,9 @@ void osp_vm_stats(const struct osp_profile *p, uint64_t set_total, struct osp_vm
 		st->p50 = osp_hist_quantile(h, 0.50);
 		st->p99 = osp_hist_quantile(h, 0.99);
 	}
-	if (set_total && p->unit == OSP_UNIT_NS)
-		st->share = (double)h->total / (double)set_total;
+	for (unsigned k = 0; t && p->unit == OSP_UNIT_NS && k < t->n; k++)
+		if (!strcmp(t->layer[k], p->layer) && t->total[k])
+			st->share = (double)h->total / (double)t->total[k];
 	st->npeaks = osp_vm_peaks(h, st->peaks, OSP_VM_MAX_PEAKS);
 }
 

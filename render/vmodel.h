@@ -26,9 +26,20 @@ struct osp_vm_note {
 	char label[48];
 };
 
+/* Total latency per layer: layers nest (a read system call contains its
+ * file-system and block work), so shares are taken within a layer, as
+ * `osprof report` does. */
+#define OSP_VM_MAX_LAYERS 32
+struct osp_vm_totals {
+	unsigned n;
+	const char *layer[OSP_VM_MAX_LAYERS];
+	uint64_t total[OSP_VM_MAX_LAYERS];
+};
+void osp_vm_totals(const struct osp_set *s, struct osp_vm_totals *t);
+
 struct osp_vm_stats {
 	uint64_t count, total, mean, p50, p99;
-	double share; /* of the set's total latency */
+	double share; /* of its layer's total latency */
 	unsigned npeaks;
 	struct osp_vm_peak peaks[OSP_VM_MAX_PEAKS];
 };
@@ -40,7 +51,9 @@ struct osp_vm_diff {
 	char reason[256];
 };
 
-void osp_vm_stats(const struct osp_profile *p, uint64_t set_total, struct osp_vm_stats *st);
+/* t may be NULL: share stays 0. */
+void osp_vm_stats(const struct osp_profile *p, const struct osp_vm_totals *t,
+                  struct osp_vm_stats *st);
 
 /* annot.c: where analysis results enter the views. The characteristic
  * times come from the calibration set ($OSPROF_CALIBRATION or the per-host

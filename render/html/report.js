@@ -91,7 +91,7 @@
 		{ key: 'dims', title: 'Dimensions', get: p => dims(p), cls: 'dims' },
 		{ key: 'count', title: 'Count', get: p => p.c, num: true, show: p => num(p.c) },
 		{ key: 'total', title: 'Total', get: p => p.t, num: true, show: p => fmt(p.t, p.u) },
-		{ key: 'share', title: 'Share', get: p => p.sh, num: true, bar: true, show: p => pct(p.sh) },
+		{ key: 'share', title: 'Share', tip: 'share of the latency of its layer (layers nest)', get: p => p.sh, num: true, bar: true, show: p => pct(p.sh) },
 		{ key: 'mean', title: 'Mean', get: p => p.mean, num: true, show: p => fmt(p.mean, p.u) },
 		{ key: 'p50', title: 'p50', get: p => p.p50, num: true, show: p => fmt(p.p50, p.u) },
 		{ key: 'p99', title: 'p99', get: p => p.p99, num: true, show: p => fmt(p.p99, p.u) },
@@ -110,7 +110,7 @@
 	}
 	function gridHead() {
 		const tr = $('#grid thead tr');
-		tr.innerHTML = COLS.map(c => '<th scope="col" tabindex="0" data-key="' + c.key + '"' + (c.num ? ' class="num"' : '') +
+		tr.innerHTML = COLS.map(c => '<th scope="col" tabindex="0" data-key="' + c.key + '"' + (c.tip ? ' title="' + c.tip + '"' : '') + (c.num ? ' class="num"' : '') +
 			(c.key === state.sortKey ? ' aria-sort="' + (state.sortDir < 0 ? 'descending' : 'ascending') + '"' : '') + '>' + c.title + '</th>').join('');
 	}
 	/* Only the rows in view (plus a margin) are in the DOM: laying out a
@@ -212,7 +212,7 @@
 			el('text', { class: 'tick', x: X(b), y: MT + h + 16 }, svg).textContent = fmt(v, p.u);
 		}
 		if (lo === 0) el('text', { class: 'tick', x: X(0.5), y: MT + h + 16 }, svg).textContent = '0';
-		el('text', { class: 'label', x: ML + w / 2, y: H - 6 }, svg).textContent = 'latency (log2 buckets, r=' + set.r + ')';
+		el('text', { class: 'label', x: ML + w / 2, y: H - 6 }, svg).textContent = (p.u === 'ns' ? 'latency' : p.u) + ' (log2 buckets, r=' + set.r + ')';
 		/* peaks under the bars */
 		for (let k = 0; k < p.pk.length; k++) {
 			const pk = p.pk[k];
@@ -251,7 +251,7 @@
 		return t;
 	}
 	function statsBox(host, p) {
-		const items = [['count', num(p.c)], ['total', fmt(p.t, p.u)], ['share of set', pct(p.sh)], ['mean', fmt(p.mean, p.u)],
+		const items = [['count', num(p.c)], ['total', fmt(p.t, p.u)], ['share of ' + p.l + ' latency', pct(p.sh)], ['mean', fmt(p.mean, p.u)],
 			['p50', fmt(p.p50, p.u)], ['p99', fmt(p.p99, p.u)], ['min', p.c ? fmt(p.mn, p.u) : '-'], ['max', p.c ? fmt(p.mx, p.u) : '-']];
 		p.pk.forEach((pk, k) => items.push(['peak P' + (k + 1), fmt(pk[4], p.u) + ', ' + pct(pk[5]) + ' of ops, ' + pct(pk[6]) + ' of latency' + (pk[7] ? ' (' + pk[7] + ')' : '')]));
 		host.innerHTML = items.map(([k, v]) => '<div><span>' + esc(k) + '</span>' + esc(v) + '</div>').join('');
@@ -320,7 +320,7 @@
 			const idx = first + Math.round((rows - 1) * k / Math.max(1, nl - 1));
 			el('text', { class: 'ytick', x: ML - 6, y: MT + (idx - first) * rh + rh / 2 + 4 }, svg).textContent = fmt(idx * A.slice_ns, 'ns');
 		}
-		el('text', { class: 'label', x: ML + w / 2, y: H - 6 }, svg).textContent = 'latency (log2 buckets); rows: time slices of ' + fmt(A.slice_ns, 'ns') + '; colour: count (log)';
+		el('text', { class: 'label', x: ML + w / 2, y: H - 6 }, svg).textContent = (p.u === 'ns' ? 'latency' : p.u) + ' (log2 buckets); rows: time slices of ' + fmt(A.slice_ns, 'ns') + '; colour: count (log)';
 		for (let k = 0; k < 10; k++) el('rect', { x: ML + w + 10, y: MT + h - (k + 1) * h / 10, width: 12, height: h / 10, fill: heatColour(k / 9) }, svg);
 		el('text', { class: 'ytick', x: W - 4, y: MT + 10 }, svg).textContent = num(max);
 		el('text', { class: 'ytick', x: W - 4, y: MT + h }, svg).textContent = '1';

@@ -6,11 +6,17 @@
 . "$(dirname "$0")/../lib.sh"
 command -v tmux >/dev/null || skip "tmux not installed (scripts/install-deps.sh)"
 GEN=$PROGS/ospgen
-S=osprof-views-top-$$
-cleanup() { tmux kill-session -t "$S" 2>/dev/null; rm -rf "$TMP"; }
+S=top
+# A private tmux server (-L), kept alive by an idle session between the
+# stages: no interference with other tmux users, no race with a server
+# that is shutting down after its last session ended.
+SOCK=osprof-views-top-$$
+tm() { tmux -L "$SOCK" "$@"; }
+tm new-session -d -s keep "sleep 600"
+cleanup() { tm kill-server 2>/dev/null; rm -rf "$TMP"; }
 trap cleanup EXIT
 
-pane() { tmux capture-pane -p -t "$S"; }
+pane() { tm capture-pane -p -t "$S"; }
 # wait_for REGEX: polls the pane until it matches (the view redraws on its
 # own interval, so there is no event to wait on); fails after 15 s.
 wait_for() {
@@ -23,14 +29,14 @@ wait_for() {
 }
 start() { # start ARGS...: osprof top in a 150x45 tmux pane; exit status -> $TMP/rc
 	rm -f "$TMP/rc"
-	tmux new-session -d -s "$S" -x 150 -y 45 \
+	tm new-session -d -s "$S" -x 150 -y 45 \
 		"$OSPROF top $* 2>$TMP/stderr; echo \$? >$TMP/rc; sleep 60"
 }
 stop() { # stop: q, then the exit status must be 0
-	tmux send-keys -t "$S" q
+	tm send-keys -t "$S" q
 	for _ in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
 	expect_eq "top exit status" "$(cat "$TMP/rc" 2>/dev/null)" 0
-	tmux kill-session -t "$S"
+	tm kill-session -t "$S"
 }
 # Data rows of the table: lines between the column header and the pane rule.
 rows() { pane | awk '/^LAYER /{t=1; next} /─/{t=0} t && NF'; }
@@ -64,25 +70,25 @@ pane | grep -q 'nsecs *: count *distribution' || fail "no bcc-style histogram"
 
 # j selects the second row: the histogram pane follows.
 second=$(rows | sed -n 2p | awk '{print $1 ":" $2 " " $3 " " $4}')
-tmux send-keys -t "$S" j
+tm send-keys -t "$S" j
 wait_for "$second \\(cumulative\\)"
 
 # l filters to one layer; every row then has it.
-tmux send-keys -t "$S" l
-wait_for 'layer: [a-z]+ '
+tm send-keys -t "$S" l
+wait_for 'layer: (syscall|fs|block|user) '
 layer=$(pane | sed -n 's/^ layer: \([a-z]*\) .*/\1/p')
 [ "$layer" != all ] || fail "layer filter did not change"
 others=$(rows | awk -v l="$layer" '$1 != l' | wc -l)
 expect_eq "rows of other layers with filter $layer" "$others" 0
-tmux send-keys -t "$S" L
+tm send-keys -t "$S" L
 wait_for 'layer: all '
 
 # c switches to last-interval values, p pauses, w writes.
-tmux send-keys -t "$S" c
+tm send-keys -t "$S" c
 wait_for 'values: last interval'
-tmux send-keys -t "$S" p
+tm send-keys -t "$S" p
 wait_for '\[PAUSED\]'
-tmux send-keys -t "$S" w
+tm send-keys -t "$S" w
 wait_for "wrote 40 profiles to $TMP/w.osp"
 expect_eq "profiles written" "$("$OSPROF" report --csv "$TMP/w.osp" | tail -n +2 | wc -l)" 40
 expect_eq "count written for $first" "$(csv_count "$TMP/w.osp" "$first")" \
@@ -92,13 +98,13 @@ stop
 # Ctrl-C with -o: what was collected is written before exiting.
 start --replay "$TMP/a.osp" -i 50ms -o "$TMP/int.osp"
 wait_for 'replay finished'
-tmux send-keys -t "$S" C-c
+tm send-keys -t "$S" C-c
 for _ in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
 expect_eq "exit status after Ctrl-C" "$(cat "$TMP/rc")" 0
 grep -q "40 profiles written to $TMP/int.osp" "$TMP/stderr" || fail "no flush message: $(cat "$TMP/stderr")"
 expect_eq "count flushed for $first" "$(csv_count "$TMP/int.osp" "$first")" \
 	"$(csv_count "$TMP/a.osp" "$first")"
-tmux kill-session -t "$S"
+tm kill-session -t "$S"
 
 # Edge cases: no profiles, one bucket and an empty profile, r=4, 10,000.
 "$GEN" -o "$TMP/empty.osp" -n 0 || fail ospgen
@@ -109,7 +115,7 @@ stop
 start --replay "$TMP/single.osp" -i 50ms
 wait_for 'profiles: 4 of 4'
 wait_for '4096 -> 8191 +: [0-9]+ +\|\*+\|'
-tmux send-keys -t "$S" End
+tm send-keys -t "$S" End
 wait_for 'syscall:idle \(cumulative\)'
 wait_for 'no operations'
 stop
@@ -121,6 +127,6 @@ stop
 "$GEN" -o "$TMP/huge.osp" -n 10000 || fail ospgen
 start --replay "$TMP/huge.osp" -i 200ms
 wait_for 'profiles: 10000 of 10000'
-tmux send-keys -t "$S" NPage NPage j
+tm send-keys -t "$S" NPage NPage j
 wait_for 'profiles: 10000 of 10000'
 stop

@@ -98,7 +98,9 @@ static void test_stats_and_peaks(void)
 	for (int i = 0; i < 100; i++)
 		osp_profile_add(s, p, 300000, 0);
 	struct osp_vm_stats st;
-	osp_vm_stats(p, osp_set_total(s), &st);
+	struct osp_vm_totals t;
+	osp_vm_totals(s, &t);
+	osp_vm_stats(p, &t, &st);
 	CHECK_EQ_U64(st.count, 1000);
 	CHECK_EQ_U64(st.total, 900 * 300 + 100 * 300000);
 	CHECK_EQ_U64(st.mean, st.total / 1000);
@@ -112,9 +114,27 @@ static void test_stats_and_peaks(void)
 	CHECK(st.peaks[1].share_ops > 0.099 && st.peaks[1].share_ops < 0.101);
 	/* Empty profile: no peaks, no division by zero. */
 	struct osp_profile *e = osp_set_get(s, "fs", "idle", NULL, 0);
-	osp_vm_stats(e, osp_set_total(s), &st);
+	osp_vm_stats(e, &t, &st);
 	CHECK_EQ_U64(st.count, 0);
 	CHECK_EQ_U64(st.npeaks, 0);
+	osp_set_free(s);
+}
+
+static void test_layer_share(void)
+{
+	/* syscall: read 10 us + write 1 ms; fs: read 100 us. Shares are taken
+	 * within a layer because layers nest. */
+	struct osp_set *s = three();
+	struct osp_vm_totals t;
+	struct osp_vm_stats st;
+	osp_vm_totals(s, &t);
+	CHECK_EQ_U64(t.n, 2);
+	osp_vm_stats(osp_set_find(s, "fs", "read", NULL, 0), &t, &st);
+	CHECK(st.share == 1.0);
+	osp_vm_stats(osp_set_find(s, "syscall", "write", NULL, 0), &t, &st);
+	CHECK(st.share > 0.990 && st.share < 0.991); /* 1000 / 1010 */
+	osp_vm_stats(osp_set_find(s, "syscall", "write", NULL, 0), NULL, &st);
+	CHECK(st.share == 0);
 	osp_set_free(s);
 }
 
@@ -214,6 +234,7 @@ int main(void)
 	RUN(test_format);
 	RUN(test_select);
 	RUN(test_stats_and_peaks);
+	RUN(test_layer_share);
 	RUN(test_hostile_labels);
 	RUN(test_empty_and_errors);
 	RUN(test_diff);
