@@ -10,6 +10,23 @@ struct live {
 	int nlayers, prepared;
 };
 
+/* A layer that resets its min/max map each interval can lose a racing
+ * sample's extreme (counted in the next interval, extreme wiped): keep
+ * min/max consistent with the buckets so quantiles are not clamped to 0. */
+static void widen_minmax(struct osp_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct osp_hist *h = &s->profiles[i]->hist;
+		int first = osp_hist_first(h), last = osp_hist_last(h);
+		if (first < 0)
+			continue;
+		if (h->min > osp_bucket_hi((unsigned)first, h->r))
+			h->min = osp_bucket_lo((unsigned)first, h->r);
+		if (h->max < osp_bucket_lo((unsigned)last, h->r))
+			h->max = osp_bucket_hi((unsigned)last, h->r);
+	}
+}
+
 static int live_poll(struct top_source *src, struct osp_set *into)
 {
 	struct live *l = src->priv;
@@ -21,6 +38,7 @@ static int live_poll(struct top_source *src, struct osp_set *into)
 		if (l->layers[i]->collect && l->layers[i]->collect(&l->s, i, 1) < 0)
 			rc = -1;
 	l->s.set = keep;
+	widen_minmax(into);
 	return rc;
 }
 
@@ -120,10 +138,6 @@ static int replay_poll(struct top_source *src, struct osp_set *into)
 			if (!q || osp_hist_merge(&q->hist, &p->hist) < 0)
 				return -1;
 			q->unit = p->unit;
-			if (p->hist.count) {
-				q->hist.min = p->hist.min;
-				q->hist.max = p->hist.max;
-			}
 			continue;
 		}
 		/* Slices are sorted by index: find the one being played. */

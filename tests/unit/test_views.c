@@ -195,6 +195,33 @@ static void test_empty_and_errors(void)
 	osp_set_free(s);
 }
 
+static void test_zero_and_overflow(void)
+{
+	/* A zero latency and a negative delta cast to unsigned: the zero and
+	 * overflow buckets are drawn and labelled, never dropped. */
+	struct osp_set *s = osp_set_new(16);
+	struct osp_profile *p = osp_set_get(s, "syscall", "read", NULL, 0);
+	osp_profile_add(s, p, 0, 0);
+	osp_profile_add(s, p, 500, 0);
+	osp_profile_add(s, p, (uint64_t)-5, 0);
+	struct osp_plot_opts o = {0};
+	int rc;
+	char *svg = render(0, s, &o, &rc);
+	CHECK(rc == 0);
+	CHECK(strstr(svg, "class=\"bar\" data-bucket=\"0\" data-count=\"1\"") != NULL);
+	char ovf[64];
+	snprintf(ovf, sizeof(ovf), "class=\"bar\" data-bucket=\"%u\" data-count=\"1\"",
+	         osp_nbuckets(16) - 1);
+	CHECK(strstr(svg, ovf) != NULL);
+	CHECK(strstr(svg, ">ovf</text>") != NULL);
+	CHECK(strstr(svg, ">0</text>") != NULL);
+	free(svg);
+	char *gp = render(1, s, &o, &rc);
+	CHECK(rc == 0 && strstr(gp, "\"0\" 0.5") != NULL);
+	free(gp);
+	osp_set_free(s);
+}
+
 static void test_diff(void)
 {
 	struct osp_set *a = three(), *b = three();
@@ -237,6 +264,7 @@ int main(void)
 	RUN(test_layer_share);
 	RUN(test_hostile_labels);
 	RUN(test_empty_and_errors);
+	RUN(test_zero_and_overflow);
 	RUN(test_diff);
 	CHECK_EXIT();
 }
