@@ -355,7 +355,11 @@
 		let html = '';
 		for (const [name, idx] of procs) {
 			const ps = idx.map(i => A.profiles[i]);
-			html += '<details' + (procs.size <= 20 ? ' open' : '') + ' class="proc"><summary><b>' + esc(name) + '</b><span class="n">' + summ(ps) + '</span></summary>';
+			/* Layers nest, so the process total is its outermost layer's. */
+			const outer = STACK.find(l => ps.some(p => p.l === l));
+			const top = outer ? ps.filter(p => p.l === outer) : ps;
+			html += '<details' + (procs.size <= 20 ? ' open' : '') + ' class="proc"><summary><b>' + esc(name) + '</b><span class="n">' + summ(top) +
+				(outer ? ' (' + esc(outer) + ' layer)' : '') + '</span></summary>';
 			/* Layers nest in call order: user -> system call -> file system -> block. */
 			const layers = new Map();
 			for (const i of idx) { const l = A.profiles[i].l; if (!layers.has(l)) layers.set(l, []); layers.get(l).push(i); }
