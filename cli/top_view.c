@@ -129,9 +129,21 @@ void top_view_draw(struct top_view *v)
 		v->scroll = v->sel;
 	if (v->sel >= v->scroll + table_h)
 		v->scroll = v->sel - table_h + 1;
+	/* The numbers always fit; OP and DIMS share what is left (an 80-column
+	 * terminal folds the dimensions into the OP column). */
+	int opw = COLS - 9 - 55, dimw = 0;
+	if (opw >= 46) {
+		dimw = opw - 27 > 40 ? 40 : opw - 27;
+		opw = 26;
+	} else if (opw < 10) {
+		opw = 10;
+	} else {
+		opw--;
+	}
 	char line[1024];
-	snprintf(line, sizeof(line), "%-8s %-26s %-18s %10s %10s %10s %10s %10s", "LAYER", "OP",
-	         "DIMS", "COUNT", "RATE/s", "TOTAL", "MEAN", "P99");
+	snprintf(line, sizeof(line), "%-8s %-*s %s%-*s%10s %10s %10s %10s %10s", "LAYER", opw,
+	         dimw ? "OP" : "OP DIMS", dimw ? "" : "", dimw, dimw ? "DIMS" : "", "COUNT",
+	         "RATE/s", "TOTAL", "MEAN", "P99");
 	attron(A_BOLD | A_UNDERLINE);
 	mvaddnstr(2, 0, line, COLS);
 	attroff(A_BOLD | A_UNDERLINE);
@@ -140,18 +152,21 @@ void top_view_draw(struct top_view *v)
 		const struct osp_profile *p = v->interval_mode ? w->q : w->p;
 		uint64_t cnt = p ? p->hist.count : 0, tot = p ? p->hist.total : 0;
 		uint64_t qc = w->q ? w->q->hist.count : 0;
-		char dims[128] = "", op[64], t1[24], t2[24], t3[24], rate[24];
+		char dims[128] = "", op[256], t1[24], t2[24], t3[24], rate[24];
 		for (unsigned d = 0; d < w->p->ndims; d++)
 			snprintf(dims + strlen(dims), sizeof(dims) - strlen(dims), "%s%s=%s",
 			         d ? " " : "", w->p->dims[d].name, w->p->dims[d].value);
-		snprintf(op, sizeof(op), "%s", w->p->op);
-		fit(op, 26);
-		fit(dims, 18);
+		if (dimw)
+			snprintf(op, sizeof(op), "%s", w->p->op);
+		else
+			snprintf(op, sizeof(op), "%s%s%s", w->p->op, dims[0] ? " " : "", dims);
+		fit(op, (size_t)opw);
+		fit(dims, (size_t)(dimw > 1 ? dimw - 1 : 1));
 		snprintf(rate, sizeof(rate), "%.0f",
 		         v->last_secs > 0 ? (double)qc / v->last_secs : 0.0);
 		snprintf(
-		    line, sizeof(line), "%-8.8s %-26s %-18s %10llu %10s %10s %10s %10s",
-		    w->p->layer, op, dims, (unsigned long long)cnt, rate,
+		    line, sizeof(line), "%-8.8s %-*s %-*s%10llu %10s %10s %10s %10s", w->p->layer,
+		    opw, op, dimw, dimw ? dims : "", (unsigned long long)cnt, rate,
 		    osp_vm_fmt((double)tot, w->p->unit, t1, sizeof(t1)),
 		    osp_vm_fmt(cnt ? (double)tot / (double)cnt : 0, w->p->unit, t2, sizeof(t2)),
 		    osp_vm_fmt(p && cnt ? (double)osp_hist_quantile(&p->hist, 0.99) : 0, w->p->unit,
