@@ -62,9 +62,10 @@ static void header(const struct top_view *v, size_t nrows)
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
-	snprintf(line, sizeof(line), " osprof top - %s - every %s - %s%s%s", v->what,
-	         osp_vm_fmt((double)v->interval_ns, OSP_UNIT_NS, iv, sizeof(iv)), ts,
-	         v->paused ? "  [PAUSED]" : "", v->finished ? "  [replay finished]" : "");
+	/* States first: a narrow terminal cuts the (long) source description. */
+	snprintf(line, sizeof(line), " osprof top %s%s%s - every %s - %s", ts,
+	         v->paused ? " [PAUSED]" : "", v->finished ? " [replay finished]" : "",
+	         osp_vm_fmt((double)v->interval_ns, OSP_UNIT_NS, iv, sizeof(iv)), v->what);
 	mvaddnstr(0, 0, line, COLS);
 	attroff(A_REVERSE);
 	snprintf(line, sizeof(line),

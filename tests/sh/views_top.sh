@@ -27,9 +27,9 @@ wait_for() {
 	pane | sed 's/^/    | /' >&2
 	fail "pane never showed /$1/"
 }
-start() { # start ARGS...: osprof top in a 150x45 tmux pane; exit status -> $TMP/rc
+start() { # start ARGS...: osprof top in a WxH (150x45) tmux pane; exit status -> $TMP/rc
 	rm -f "$TMP/rc"
-	tm new-session -d -s "$S" -x 150 -y 45 \
+	tm new-session -d -s "$S" -x "${W:-150}" -y "${H:-45}" \
 		"$OSPROF top $* 2>$TMP/stderr; echo \$? >$TMP/rc; sleep 60"
 }
 stop() { # stop: q, then the exit status must be 0
@@ -105,6 +105,13 @@ grep -q "40 profiles written to $TMP/int.osp" "$TMP/stderr" || fail "no flush me
 expect_eq "count flushed for $first" "$(csv_count "$TMP/int.osp" "$first")" \
 	"$(csv_count "$TMP/a.osp" "$first")"
 tm kill-session -t "$S"
+
+# An 80x24 terminal: all numeric columns and the key line still fit.
+W=80 H=24 start --replay "$TMP/a.osp" -i 50ms
+wait_for 'replay finished'
+wait_for 'COUNT +RATE/s +TOTAL +MEAN +P99$'
+wait_for '^ q quit'
+stop
 
 # Edge cases: no profiles, one bucket and an empty profile, r=4, 10,000.
 "$GEN" -o "$TMP/empty.osp" -n 0 || fail ospgen
