@@ -40,6 +40,9 @@ printf 'osprof-profile-set 1\nbogus\n' >"$TMP/bad.osp"
 "$OSPROF" html -o "$TMP/x.html" "$TMP/bad.osp" 2>"$TMP/err"
 expect_eq "html bad file exit" "$?" 2
 grep -q "bad.osp:2" "$TMP/err" || fail "error does not name FILE:LINE: $(cat "$TMP/err")"
+"$OSPROF" html -o "$TMP/x.html" "$TMP/a.osp" "$TMP/r4.osp" 2>"$TMP/err"
+expect_eq "html A/B with different r exit" "$?" 2
+grep -q "r=4" "$TMP/err" || fail "resolution mismatch message: $(cat "$TMP/err")"
 
 cd "$ROOT/tests/browser" || fail "no tests/browser"
 node report.test.mjs "$ART" diff="$TMP/diff.html" big="$TMP/big.html" huge="$TMP/huge.html" \

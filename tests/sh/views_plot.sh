@@ -95,6 +95,9 @@ printf 'osprof-profile-set 1\nr 3\n' >"$TMP/bad.osp"
 "$OSPROF" plot -o "$TMP/x.svg" "$TMP/bad.osp" 2>"$TMP/err"
 expect_eq "bad file exit" "$?" 2
 grep -q "bad.osp:2" "$TMP/err" || fail "bad file message: $(cat "$TMP/err")"
+"$OSPROF" plot -o "$TMP/x.svg" --diff "$TMP/r4.osp" "$TMP/a.osp" 2>"$TMP/err"
+expect_eq "--diff with another r exit" "$?" 2
+grep -q "r=4" "$TMP/err" || fail "resolution mismatch message: $(cat "$TMP/err")"
 "$OSPROF" plot --help | grep -q "^usage: osprof plot" || fail "--help"
 
 # Characteristic times: with a calibration (tests/data/views-calib.osp)
