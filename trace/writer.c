@@ -412,10 +412,11 @@ fail:
 static void time_checks(struct osp_trace_writer *w)
 {
 	uint64_t t = now(w);
-	if (w->nev && t - w->block_clock >= w->o.flush_ns)
-		flush_block(w);
+	/* rotate first: a block waiting to be flushed belongs to the new period */
 	if (w->fd >= 0 && w->o.rotate_ns && t - w->seg_clock >= w->o.rotate_ns)
 		close_segment(w);
+	if (w->nev && t - w->block_clock >= w->o.flush_ns)
+		flush_block(w);
 }
 
 int osp_trace_writer_add(struct osp_trace_writer *w, const struct osp_trace_event *ev)
