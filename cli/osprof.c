@@ -19,13 +19,13 @@ static const struct osp_command commands[] = {
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: osprof COMMAND [OPTIONS] [ARGS]\n\n"
-		     "Profiles operating-system and file-system operations through the\n"
-		     "distributions of their latencies (log2 histograms).\n\n"
-		     "Commands:\n");
+	             "Profiles operating-system and file-system operations through the\n"
+	             "distributions of their latencies (log2 histograms).\n\n"
+	             "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\nRun 'osprof COMMAND --help' for the options of one command.\n"
-		     "Documentation: README.md and docs/ in the source tree.\n");
+	             "Documentation: README.md and docs/ in the source tree.\n");
 }
 
 int main(int argc, char **argv)
@@ -87,7 +87,8 @@ int osp_cli_resolution(const char *cmd, const char *arg, unsigned *r)
 	char *end;
 	unsigned long v = strtoul(arg, &end, 10);
 	if (*arg == '\0' || *end != '\0' || !osp_resolution_valid((unsigned)v))
-		return osp_usage_err(cmd, "-r/--resolution: '%s' is not one of 1, 2, 4, 8, 16", arg);
+		return osp_usage_err(cmd, "-r/--resolution: '%s' is not one of 1, 2, 4, 8, 16",
+		                     arg);
 	*r = (unsigned)v;
 	return 0;
 }

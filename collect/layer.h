@@ -21,23 +21,23 @@
 struct osp_session {
 	struct osp_set *set; /* where collect() adds profiles */
 	unsigned r;
-	uint64_t slice_ns;     /* -i; 0 = no slices */
-	uint64_t start_ns;     /* CLOCK_MONOTONIC at start */
-	const char *by;        /* --by: pid, tid, comm, fs, dev, caller; NULL */
-	const char *split;     /* --split: "preempt" or NULL */
-	int verbose;           /* -v: print attach modes chosen */
+	uint64_t slice_ns; /* -i; 0 = no slices */
+	uint64_t start_ns; /* CLOCK_MONOTONIC at start */
+	const char *by;    /* --by: pid, tid, comm, fs, dev, caller; NULL */
+	const char *split; /* --split: "preempt" or NULL */
+	int verbose;       /* -v: print attach modes chosen */
 	/* targets */
-	pid_t root_pid;        /* run: the child; follow its descendants */
-	pid_t *pids;           /* record -p */
+	pid_t root_pid; /* run: the child; follow its descendants */
+	pid_t *pids;    /* record -p */
 	size_t npids;
-	const char *cgroup;    /* record -c (path under /sys/fs/cgroup) */
-	const char *comm;      /* record --comm */
-	int all;               /* record -a */
+	const char *cgroup; /* record -c (path under /sys/fs/cgroup) */
+	const char *comm;   /* record --comm */
+	int all;            /* record -a */
 	/* layer-specific options, NULL when not given */
-	const char *funcs;     /* --func SYM[,SYM] */
-	const char *uprobes;   /* --uprobe BIN:SYM[,...] */
-	const char *correlate; /* --correlate OP:VALUE */
-	const char *peaks;     /* --peaks RANGES */
+	const char *funcs;                 /* --func SYM[,SYM] */
+	const char *uprobes;               /* --uprobe BIN:SYM[,...] */
+	const char *correlate;             /* --correlate OP:VALUE */
+	const char *peaks;                 /* --peaks RANGES */
 	void *layer_state[OSP_MAX_LAYERS]; /* per-layer private state */
 };
 

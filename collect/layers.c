@@ -2,11 +2,9 @@
 #include <string.h>
 #include "collect/layer.h"
 
-extern const struct osp_layer osp_layer_user;
 
 const struct osp_layer *const osp_layers[] = {
-	&osp_layer_user,
-	NULL,
+    NULL,
 };
 
 const struct osp_layer *osp_layer_find(const char *name)

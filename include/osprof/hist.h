@@ -14,10 +14,13 @@
 #include <stdint.h>
 
 #define OSP_MAX_RESOLUTION 16
-#define OSP_LOG_SPAN 63 /* octaves covered below the overflow bucket */
+#define OSP_LOG_SPAN       63 /* octaves covered below the overflow bucket */
 
 /* Number of buckets (zero + log buckets + overflow) at resolution r. */
-static inline unsigned osp_nbuckets(unsigned r) { return OSP_LOG_SPAN * r + 2; }
+static inline unsigned osp_nbuckets(unsigned r)
+{
+	return OSP_LOG_SPAN * r + 2;
+}
 
 /* Thresholds T[k] = ceil(2^(63 + k/16)), k = 0..15: the smallest normalised
  * mantissa that reaches sub-octave k/16. Exact; see scripts/gen_log_table.py. */
@@ -54,12 +57,12 @@ uint64_t osp_bucket_hi(unsigned idx, unsigned r);
 double osp_bucket_mid(unsigned idx, unsigned r);
 
 struct osp_hist {
-	unsigned r;         /* resolution */
-	unsigned nbuckets;  /* osp_nbuckets(r) */
-	uint64_t count;     /* == sum of buckets (osp_hist_check) */
-	uint64_t total;     /* sum of values (ns or bytes) */
-	uint64_t min, max;  /* min is UINT64_MAX while empty */
-	uint64_t *buckets;  /* nbuckets counters */
+	unsigned r;        /* resolution */
+	unsigned nbuckets; /* osp_nbuckets(r) */
+	uint64_t count;    /* == sum of buckets (osp_hist_check) */
+	uint64_t total;    /* sum of values (ns or bytes) */
+	uint64_t min, max; /* min is UINT64_MAX while empty */
+	uint64_t *buckets; /* nbuckets counters */
 };
 
 /* 0 on success, -EINVAL for a bad r, -ENOMEM. */
@@ -78,8 +81,8 @@ static inline void osp_hist_add(struct osp_hist *h, uint64_t v)
 		h->max = v;
 }
 
-/* Adds n samples to bucket idx whose values sum to total (used by readers of
- * pre-bucketed data, e.g. BPF maps). min/max are widened by the caller. */
+/* Adds n samples to bucket idx and to count (readers of pre-bucketed data,
+ * e.g. BPF maps); the caller adds their sum to total and widens min/max. */
 void osp_hist_add_bucket(struct osp_hist *h, unsigned idx, uint64_t n);
 
 /* dst += src. -EINVAL if resolutions differ. */

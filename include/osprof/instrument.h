@@ -27,15 +27,15 @@ int osp_instrument_flush(const char *path);
 #define OSP_LAYER_APP "app"
 
 #define OSP_PRE(op) uint64_t osp_t0_##op = osp_now_ns()
-#define OSP_POST(op)                                                                   \
-	do {                                                                           \
-		static int osp_id_##op;                                                \
-		int osp_i_ = __atomic_load_n(&osp_id_##op, __ATOMIC_RELAXED);          \
-		if (!osp_i_) {                                                         \
-			osp_i_ = osp_op_register(OSP_LAYER_APP, #op);                  \
-			__atomic_store_n(&osp_id_##op, osp_i_, __ATOMIC_RELAXED);      \
-		}                                                                      \
-		osp_op_record(osp_i_, osp_now_ns() - osp_t0_##op);                     \
+#define OSP_POST(op)                                                                               \
+	do {                                                                                       \
+		static int osp_id_##op;                                                            \
+		int osp_i_ = __atomic_load_n(&osp_id_##op, __ATOMIC_RELAXED);                      \
+		if (!osp_i_) {                                                                     \
+			osp_i_ = osp_op_register(OSP_LAYER_APP, #op);                              \
+			__atomic_store_n(&osp_id_##op, osp_i_, __ATOMIC_RELAXED);                  \
+		}                                                                                  \
+		osp_op_record(osp_i_, osp_now_ns() - osp_t0_##op);                                 \
 	} while (0)
 
 #endif

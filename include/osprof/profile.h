@@ -63,7 +63,7 @@ void osp_set_free(struct osp_set *s);
 /* Metadata: set replaces an existing key. get returns NULL if absent. */
 int osp_set_meta(struct osp_set *s, const char *key, const char *value);
 int osp_set_metaf(struct osp_set *s, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 const char *osp_get_meta(const struct osp_set *s, const char *key);
 /* Adds n to an integer metadata key (lost events, unpaired, ...). */
 int osp_meta_add_u64(struct osp_set *s, const char *key, uint64_t n);
@@ -72,10 +72,10 @@ uint64_t osp_meta_u64(const struct osp_set *s, const char *key);
 /* Finds or creates the profile for (layer, op, dims). dims need not be
  * sorted; strings are copied. NULL on ENOMEM or invalid names. */
 struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char *op,
-				const struct osp_dim *dims, unsigned ndims);
+                                const struct osp_dim *dims, unsigned ndims);
 /* Finds without creating. */
 struct osp_profile *osp_set_find(const struct osp_set *s, const char *layer, const char *op,
-				 const struct osp_dim *dims, unsigned ndims);
+                                 const struct osp_dim *dims, unsigned ndims);
 /* Value of dimension `name` or NULL. */
 const char *osp_profile_dim(const struct osp_profile *p, const char *name);
 /* Human label "layer:op dim=value ..." into buf; returns buf. */

@@ -1,0 +1,120 @@
+/* osprof report: histograms of a profile set, ops ranked by total latency. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include <osprof/render.h>
+
+static const char usage[] =
+    "usage: osprof report [OPTIONS] FILE\n\n"
+    "Prints a profile set: a summary of every profile ranked by total latency\n"
+    "(count, total, share and cumulative share of all latency, mean, min, max),\n"
+    "then one histogram per profile in the layout of bcc's print_log2_hist.\n"
+    "FILE '-' reads standard input.\n\n"
+    "Options:\n"
+    "  -n, --nsecs        histograms in nanoseconds\n"
+    "  -u, --usecs        histograms in microseconds\n"
+    "  -m, --msecs        histograms in milliseconds (default: per profile, the\n"
+    "                     largest unit its fastest bucket reads >= 1 in)\n"
+    "      --pct LIST     percentile columns, e.g. 50,90,99\n"
+    "      --top N        only the N profiles with the largest total latency\n"
+    "      --slices       also print time slices (profiles recorded with -i)\n"
+    "      --summary      summary table only\n"
+    "      --json         NDJSON: one object per profile\n"
+    "      --csv          CSV: one row per profile, one column per bucket\n";
+
+enum { OPT_PCT = 256, OPT_TOP, OPT_SLICES, OPT_JSON, OPT_CSV, OPT_SUMMARY };
+
+static int parse_pcts(const char *arg, struct osp_report_opts *o)
+{
+	char *copy = strdup(arg), *save, *tok;
+	int rc = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v = strtod(tok, &end);
+		if (*end || end == tok || v < 0 || v > 100 || o->npcts == OSP_MAX_PCTS)
+			rc = osp_usage_err("report", "--pct: '%s' is not a percentile in 0..100",
+			                   tok);
+		else
+			o->pcts[o->npcts++] = v;
+	}
+	free(copy);
+	return rc;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"nsecs", no_argument, 0, 'n'},
+	    {"usecs", no_argument, 0, 'u'},
+	    {"msecs", no_argument, 0, 'm'},
+	    {"pct", required_argument, 0, OPT_PCT},
+	    {"top", required_argument, 0, OPT_TOP},
+	    {"slices", no_argument, 0, OPT_SLICES},
+	    {"json", no_argument, 0, OPT_JSON},
+	    {"csv", no_argument, 0, OPT_CSV},
+	    {"summary", no_argument, 0, OPT_SUMMARY},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	struct osp_report_opts o = {0};
+	int c, format = 0;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":numh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			o.unit_div = 1;
+			break;
+		case 'u':
+			o.unit_div = 1000;
+			break;
+		case 'm':
+			o.unit_div = 1000000;
+			break;
+		case OPT_PCT:
+			if (parse_pcts(optarg, &o))
+				return OSP_EXIT_USAGE;
+			break;
+		case OPT_TOP: {
+			char *end;
+			long v = strtol(optarg, &end, 10);
+			if (*end || v <= 0)
+				return osp_usage_err(
+				    "report", "--top: '%s' is not a positive number", optarg);
+			o.top = (size_t)v;
+			break;
+		}
+		case OPT_SLICES:
+			o.slices = 1;
+			break;
+		case OPT_SUMMARY:
+			o.no_hist = 1;
+			break;
+		case OPT_JSON:
+		case OPT_CSV:
+			format = c;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return OSP_EXIT_OK;
+		case ':':
+			return osp_usage_err("report", "%s needs an argument", argv[optind - 1]);
+		default:
+			return osp_usage_err("report", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return osp_usage_err("report", "expected one FILE");
+	struct osp_set *s = osp_cli_load(argv[optind]);
+	if (!s)
+		return OSP_EXIT_USAGE;
+	if (format == OPT_JSON)
+		osp_render_json(stdout, s, &o);
+	else if (format == OPT_CSV)
+		osp_render_csv(stdout, s, &o);
+	else
+		osp_render_text(stdout, s, &o);
+	osp_set_free(s);
+	return fflush(stdout) ? OSP_EXIT_FAIL : OSP_EXIT_OK;
+}

@@ -1,0 +1,159 @@
+/* osprof run: profile one command and every process it creates. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/collect_opts.h"
+
+static const char usage_head[] =
+    "usage: osprof run [OPTIONS] [--] CMD [ARGS...]\n\n"
+    "Runs CMD, profiles it and every process it forks, and writes the profile\n"
+    "set to -o FILE (default osprof.osp). Exits with CMD's exit status (128+N\n"
+    "if CMD was killed by signal N; 127 if CMD was not found).\n"
+    "Ctrl-C reaches CMD; whatever was collected is still written.\n"
+    "Read the result with 'osprof report FILE'.\n";
+
+static volatile sig_atomic_t forward_sig;
+static pid_t child_pid;
+
+static void on_signal(int sig)
+{
+	/* SIGINT from the terminal reaches the child by itself; a SIGTERM sent
+	 * to osprof alone is passed on so CMD ends and the profile is written. */
+	forward_sig = sig;
+	if (child_pid > 0 && sig == SIGTERM)
+		kill(child_pid, sig);
+}
+
+/* 0 if CMD can be executed (searching PATH like execvp). */
+static int find_command(const char *cmd)
+{
+	if (strchr(cmd, '/'))
+		return access(cmd, X_OK);
+	const char *path = getenv("PATH");
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	char *copy = strdup(path), *save, *dir;
+	int rc = -1;
+	for (dir = strtok_r(copy, ":", &save); dir && rc; dir = strtok_r(NULL, ":", &save)) {
+		char full[4096];
+		struct stat st;
+		snprintf(full, sizeof(full), "%s/%s", *dir ? dir : ".", cmd);
+		if (!stat(full, &st) && S_ISREG(st.st_mode) && !access(full, X_OK))
+			rc = 0;
+	}
+	free(copy);
+	return rc;
+}
+
+/* Forks CMD held before exec, so layers can attach to its pid first. */
+static pid_t spawn_held(char **argv, int *release_fd)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char go;
+		close(p[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		/* EOF without a byte means osprof died: do not run unprofiled. */
+		if (read(p[0], &go, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "osprof run: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*release_fd = p[1];
+	return pid;
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct osp_collect_opts o;
+	int next, rc = osp_collect_parse("run", usage_head, 0, argc, argv, &o, &next);
+	if (rc)
+		return rc == 1 ? OSP_EXIT_OK : rc;
+	if (next >= argc)
+		return osp_usage_err("run", "no command given");
+	char **cmdv = argv + next;
+	if (find_command(cmdv[0])) {
+		fprintf(stderr, "osprof run: %s: command not found\n", cmdv[0]);
+		return 127;
+	}
+	const struct osp_layer *layers[OSP_MAX_LAYERS];
+	int nlayers;
+	if ((rc = osp_collect_layers("run", &o, layers, &nlayers)))
+		return rc;
+	struct osp_session s;
+	if (osp_collect_session(&s, &o, layers, nlayers))
+		return OSP_EXIT_FAIL;
+	char cmdline[1024] = "";
+	for (char **a = cmdv; *a; a++)
+		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), "%s%s",
+		         a == cmdv ? "" : " ", *a);
+	osp_set_meta(s.set, "command", cmdline);
+
+	int status = OSP_EXIT_FAIL, n = 0, release_fd = -1;
+	for (; n < nlayers; n++)
+		if (layers[n]->prepare && layers[n]->prepare(&s, n) < 0)
+			goto out;
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	child_pid = spawn_held(cmdv, &release_fd);
+	if (child_pid < 0) {
+		osp_err("run: cannot start %s: %s", cmdv[0], strerror(errno));
+		goto out;
+	}
+	s.root_pid = child_pid;
+	for (int i = 0; i < nlayers; i++)
+		if (layers[i]->attach && layers[i]->attach(&s, i) < 0) {
+			close(release_fd); /* the held child exits without running */
+			wait_child(child_pid);
+			goto out;
+		}
+	s.start_ns = osp_now_ns();
+	if (write(release_fd, "g", 1) != 1) {
+		osp_err("run: cannot release %s: %s", cmdv[0], strerror(errno));
+		goto out;
+	}
+	close(release_fd);
+	status = wait_child(child_pid);
+	osp_set_metaf(s.set, "duration_ns", "%llu",
+	              (unsigned long long)(osp_now_ns() - s.start_ns));
+	for (int i = 0; i < nlayers; i++)
+		if (layers[i]->collect && layers[i]->collect(&s, i, 0) < 0)
+			osp_err("run: layer %s: collection incomplete", layers[i]->name);
+	char err[512];
+	if (osp_set_save(s.set, o.output, err, sizeof(err))) {
+		osp_err("run: %s", err);
+		status = OSP_EXIT_FAIL;
+	} else {
+		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
+	}
+out:
+	osp_collect_session_free(&s, layers, n);
+	free(o.pids);
+	return status;
+}

@@ -1,0 +1,256 @@
+/* Shared option parsing and session set-up of run, record and top. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/collect_opts.h"
+
+const char osp_collect_opts_help[] =
+    "  -l, --layers LIST     layers to profile, comma-separated: user, syscall, fs,\n"
+    "                        block, lock, sched, irq (see 'osprof list'). Default as\n"
+    "                        root: syscall,fs,block,lock; otherwise: user.\n"
+    "  -r, --resolution N    buckets per power of two: 1, 2, 4, 8 or 16 (default 1)\n"
+    "  -i, --interval DUR    keep per-slice histograms of this length (e.g. 100ms)\n"
+    "  -d, --duration DUR    stop after DUR (e.g. 10s, 500ms)\n"
+    "  -o, --output FILE     profile set to write (default osprof.osp)\n"
+    "      --by DIM          split profiles by pid, tid, comm, fs, dev or caller\n"
+    "      --split preempt   put operations preempted while in flight apart\n"
+    "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
+    "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
+    "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
+    "      --peaks RANGES    bucket ranges of the peaks, e.g. 8-10,14-18\n"
+    "  -v, --verbose         print the attach mode chosen for each probe\n";
+
+static const char targets_help[] =
+    "  -a, --all             the whole system\n"
+    "  -p, --pid PID[,PID]   these processes (and their future children)\n"
+    "  -c, --cgroup PATH     processes of this cgroup (v2 path)\n"
+    "      --comm NAME       processes with this command name\n";
+
+enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
+
+static int parse_pids(const char *cmd, const char *arg, struct osp_collect_opts *o)
+{
+	char *copy = strdup(arg), *save, *tok;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		long v = strtol(tok, &end, 10);
+		if (*end || v <= 0) {
+			free(copy);
+			return osp_usage_err(cmd, "-p/--pid: '%s' is not a process id", tok);
+		}
+		pid_t *grown = realloc(o->pids, (o->npids + 1) * sizeof(*grown));
+		if (!grown)
+			abort();
+		o->pids = grown;
+		o->pids[o->npids++] = (pid_t)v;
+	}
+	free(copy);
+	return 0;
+}
+
+int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int argc, char **argv,
+                      struct osp_collect_opts *o, int *next)
+{
+	static const struct option longopts[] = {
+	    {"layers", required_argument, 0, 'l'},
+	    {"resolution", required_argument, 0, 'r'},
+	    {"interval", required_argument, 0, 'i'},
+	    {"duration", required_argument, 0, 'd'},
+	    {"output", required_argument, 0, 'o'},
+	    {"by", required_argument, 0, OPT_BY},
+	    {"split", required_argument, 0, OPT_SPLIT},
+	    {"func", required_argument, 0, OPT_FUNC},
+	    {"uprobe", required_argument, 0, OPT_UPROBE},
+	    {"correlate", required_argument, 0, OPT_CORRELATE},
+	    {"peaks", required_argument, 0, OPT_PEAKS},
+	    {"verbose", no_argument, 0, 'v'},
+	    {"all", no_argument, 0, 'a'},
+	    {"pid", required_argument, 0, 'p'},
+	    {"cgroup", required_argument, 0, 'c'},
+	    {"comm", required_argument, 0, OPT_COMM},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	static const char *const dims[] = {"pid", "tid", "comm", "fs", "dev", "caller"};
+	memset(o, 0, sizeof(*o));
+	o->r = 1;
+	o->output = "osprof.osp";
+	optind = 1;
+	opterr = 0;
+	int c;
+	/* '+': stop at the first non-option, which starts the command to run. */
+	while ((c = getopt_long(argc, argv, "+:l:r:i:d:o:vap:c:h", longopts, NULL)) != -1) {
+		int bad_target = !targets && (c == 'a' || c == 'p' || c == 'c' || c == OPT_COMM);
+		if (bad_target)
+			return osp_usage_err(cmd, "%s is not an option of this command",
+			                     argv[optind - 1]);
+		switch (c) {
+		case 'l':
+			o->layers = optarg;
+			break;
+		case 'r':
+			if (osp_cli_resolution(cmd, optarg, &o->r))
+				return OSP_EXIT_USAGE;
+			break;
+		case 'i':
+			if (osp_parse_duration(optarg, &o->interval_ns) || !o->interval_ns)
+				return osp_usage_err(cmd, "-i/--interval: '%s' is not a duration",
+				                     optarg);
+			break;
+		case 'd':
+			if (osp_parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
+				return osp_usage_err(cmd, "-d/--duration: '%s' is not a duration",
+				                     optarg);
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case OPT_BY: {
+			int ok = 0;
+			for (unsigned i = 0; i < sizeof(dims) / sizeof(dims[0]); i++)
+				ok |= !strcmp(optarg, dims[i]);
+			if (!ok)
+				return osp_usage_err(
+				    cmd, "--by: '%s' is not one of pid, tid, comm, fs, dev, caller",
+				    optarg);
+			o->by = optarg;
+			break;
+		}
+		case OPT_SPLIT:
+			if (strcmp(optarg, "preempt"))
+				return osp_usage_err(cmd, "--split: '%s' is not 'preempt'", optarg);
+			o->split = optarg;
+			break;
+		case OPT_FUNC:
+			o->funcs = optarg;
+			break;
+		case OPT_UPROBE:
+			o->uprobes = optarg;
+			break;
+		case OPT_CORRELATE:
+			o->correlate = optarg;
+			break;
+		case OPT_PEAKS:
+			o->peaks = optarg;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case 'a':
+			o->all = 1;
+			break;
+		case 'p':
+			if (parse_pids(cmd, optarg, o))
+				return OSP_EXIT_USAGE;
+			break;
+		case 'c':
+			o->cgroup = optarg;
+			break;
+		case OPT_COMM:
+			o->comm = optarg;
+			break;
+		case 'h':
+			printf("%s\nOptions:\n%s%s", usage_head, osp_collect_opts_help,
+			       targets ? targets_help : "");
+			return 1;
+		case ':':
+			return osp_usage_err(cmd, "%s needs an argument", argv[optind - 1]);
+		default:
+			return osp_usage_err(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (o->correlate && !o->peaks)
+		return osp_usage_err(cmd, "--correlate needs --peaks RANGES");
+	*next = optind;
+	return 0;
+}
+
+int osp_collect_layers(const char *cmd, const struct osp_collect_opts *o,
+                       const struct osp_layer **layers, int *nlayers)
+{
+	*nlayers = 0;
+	if (!o->layers) {
+		static const char *const root_defaults[] = {"syscall", "fs", "block", "lock"};
+		if (geteuid() == 0)
+			for (unsigned i = 0; i < 4; i++) {
+				const struct osp_layer *l = osp_layer_find(root_defaults[i]);
+				if (l)
+					layers[(*nlayers)++] = l;
+			}
+		if (!*nlayers) {
+			const struct osp_layer *l = osp_layer_find("user");
+			if (!l)
+				return osp_usage_err(cmd, "no collection layer is compiled in");
+			layers[(*nlayers)++] = l;
+		}
+		return 0;
+	}
+	char *copy = strdup(o->layers), *save, *tok;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct osp_layer *l = osp_layer_find(tok);
+		if (!l) {
+			char avail[256] = "";
+			for (int i = 0; osp_layers[i]; i++)
+				snprintf(avail + strlen(avail), sizeof(avail) - strlen(avail),
+				         "%s%s", i ? ", " : "", osp_layers[i]->name);
+			osp_usage_err(cmd, "-l/--layers: unknown layer '%s' (available: %s)", tok,
+			              avail);
+			free(copy);
+			return OSP_EXIT_USAGE;
+		}
+		int dup = 0;
+		for (int i = 0; i < *nlayers; i++)
+			dup |= layers[i] == l;
+		if (!dup && *nlayers < OSP_MAX_LAYERS)
+			layers[(*nlayers)++] = l;
+	}
+	free(copy);
+	if (!*nlayers)
+		return osp_usage_err(cmd, "-l/--layers: no layer given");
+	return 0;
+}
+
+int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
+                        const struct osp_layer **layers, int nlayers)
+{
+	memset(s, 0, sizeof(*s));
+	s->set = osp_set_new(o->r);
+	if (!s->set)
+		return -ENOMEM;
+	osp_set_stamp_host(s->set);
+	s->r = o->r;
+	s->slice_ns = o->interval_ns;
+	s->set->slice_ns = o->interval_ns;
+	s->start_ns = osp_now_ns();
+	s->by = o->by;
+	s->split = o->split;
+	s->verbose = o->verbose;
+	s->pids = o->pids;
+	s->npids = o->npids;
+	s->cgroup = o->cgroup;
+	s->comm = o->comm;
+	s->all = o->all;
+	s->funcs = o->funcs;
+	s->uprobes = o->uprobes;
+	s->correlate = o->correlate;
+	s->peaks = o->peaks;
+	char names[256] = "";
+	for (int i = 0; i < nlayers; i++)
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? "," : "",
+		         layers[i]->name);
+	osp_set_meta(s->set, "layers", names);
+	osp_set_metaf(s->set, "resolution", "%u", o->r);
+	return 0;
+}
+
+void osp_collect_session_free(struct osp_session *s, const struct osp_layer **layers, int nlayers)
+{
+	for (int i = 0; i < nlayers; i++)
+		if (layers[i]->destroy)
+			layers[i]->destroy(s, i);
+	osp_set_free(s->set);
+	s->set = NULL;
+}

@@ -1,0 +1,41 @@
+/* Options shared by the collecting commands (run, record, top): parsed once
+ * here so every command spells and documents them the same way. */
+#ifndef OSPROF_CLI_COLLECT_OPTS_H
+#define OSPROF_CLI_COLLECT_OPTS_H
+
+#include "collect/layer.h"
+
+struct osp_collect_opts {
+	const char *layers; /* -l, comma-separated; NULL = defaults */
+	unsigned r;
+	uint64_t interval_ns; /* -i: slice length (run) or print interval (record) */
+	uint64_t duration_ns; /* -d */
+	const char *output;   /* -o */
+	const char *by, *split, *funcs, *uprobes, *correlate, *peaks;
+	const char *cgroup, *comm;
+	pid_t *pids;
+	size_t npids;
+	int all, verbose;
+};
+
+/* Help text for the shared options, to embed in each command's --help. */
+extern const char osp_collect_opts_help[];
+
+/* Parses argv from index 1 up to the first non-option or "--"; *next is the
+ * index of the first remaining argument. Returns 0, 1 if --help was printed
+ * (with usage_head first), or 2 after a one-line error naming the flag.
+ * `targets` allows -a -p -c --comm (record, top). */
+int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int argc, char **argv,
+                      struct osp_collect_opts *o, int *next);
+
+/* Resolves o->layers (or the defaults: syscall,fs,block,lock as root when
+ * compiled in, else user) into layers[]; 0 or 2 after an error. */
+int osp_collect_layers(const char *cmd, const struct osp_collect_opts *o,
+                       const struct osp_layer **layers, int *nlayers);
+
+/* Fills a session (and its new set, stamped with host facts) from options. */
+int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
+                        const struct osp_layer **layers, int nlayers);
+void osp_collect_session_free(struct osp_session *s, const struct osp_layer **layers, int nlayers);
+
+#endif

@@ -1,0 +1,40 @@
+/* Text, JSON and CSV renderings of profile sets (`osprof report`). */
+#ifndef OSPROF_RENDER_H
+#define OSPROF_RENDER_H
+
+#include <stdio.h>
+#include <osprof/profile.h>
+
+#define OSP_MAX_PCTS 16
+
+struct osp_report_opts {
+	uint64_t unit_div; /* 0 = pick per profile, else 1 (ns), 1000 (us), 1000000 (ms) */
+	unsigned npcts;    /* --pct */
+	double pcts[OSP_MAX_PCTS];
+	size_t top;  /* 0 = all profiles */
+	int slices;  /* also print the time slices as a text heat map */
+	int no_hist; /* summary table only */
+};
+
+/* Chooses ns/us/ms for a latency histogram so its smallest value reads >= 1. */
+uint64_t osp_pick_unit_div(const struct osp_hist *h);
+const char *osp_unit_div_name(uint64_t div, enum osp_unit unit);
+
+/* One bcc print_log2_hist-style block: header "     usecs : count    distribution"
+ * then "lo -> hi : count |****|" for every bucket from the first to the last
+ * non-empty one. `buckets` may be a slice's buckets (nbuckets from h). */
+void osp_print_hist(FILE *out, const struct osp_hist *h, const uint64_t *buckets,
+                    enum osp_unit unit, uint64_t unit_div);
+
+/* The whole report: header, summary ranked by total latency, histograms.
+ * Sorts s by total latency. */
+void osp_render_text(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
+/* NDJSON: one object per profile (docs/file-format.md lists the fields). */
+void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
+/* CSV: a header row, then one row per profile with one column per bucket. */
+void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
+
+/* Writes s JSON-escaped (without quotes). */
+void osp_json_string(FILE *out, const char *s);
+
+#endif

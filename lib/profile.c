@@ -1,0 +1,387 @@
+/* Profile sets: find-or-create by key, metadata, slices, merge, ordering. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include <osprof/profile.h>
+
+struct prof_node {
+	struct osp_profile p; /* first: a profile pointer is a node pointer */
+	UT_hash_handle hh;
+};
+
+static const char *const unit_names[] = {"ns", "bytes", "count"};
+
+const char *osp_unit_name(enum osp_unit u)
+{
+	return (unsigned)u < sizeof(unit_names) / sizeof(unit_names[0]) ? unit_names[u] : "?";
+}
+
+int osp_unit_parse(const char *s, enum osp_unit *out)
+{
+	for (unsigned i = 0; i < sizeof(unit_names) / sizeof(unit_names[0]); i++)
+		if (!strcmp(s, unit_names[i])) {
+			*out = (enum osp_unit)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+struct osp_set *osp_set_new(unsigned r)
+{
+	if (!osp_resolution_valid(r))
+		return NULL;
+	struct osp_set *s = calloc(1, sizeof(*s));
+	if (s)
+		s->r = r;
+	return s;
+}
+
+static void profile_free(struct osp_profile *p)
+{
+	free(p->layer);
+	free(p->op);
+	free(p->key);
+	for (unsigned i = 0; i < p->ndims; i++) {
+		free(p->dims[i].name);
+		free(p->dims[i].value);
+	}
+	for (size_t i = 0; i < p->nslices; i++)
+		free(p->slices[i].buckets);
+	free(p->slices);
+	osp_hist_free(&p->hist);
+	free(p);
+}
+
+void osp_set_free(struct osp_set *s)
+{
+	if (!s)
+		return;
+	struct prof_node *head = s->index;
+	HASH_CLEAR(hh, head);
+	for (size_t i = 0; i < s->n; i++)
+		profile_free(s->profiles[i]);
+	free(s->profiles);
+	for (size_t i = 0; i < s->nmeta; i++) {
+		free(s->meta[i].key);
+		free(s->meta[i].value);
+	}
+	free(s->meta);
+	free(s);
+}
+
+int osp_set_meta(struct osp_set *s, const char *key, const char *value)
+{
+	char *v = strdup(value);
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nmeta; i++)
+		if (!strcmp(s->meta[i].key, key)) {
+			free(s->meta[i].value);
+			s->meta[i].value = v;
+			return 0;
+		}
+	struct osp_meta *m = realloc(s->meta, (s->nmeta + 1) * sizeof(*m));
+	char *k = strdup(key);
+	if (!m || !k) {
+		free(v);
+		free(k);
+		if (m)
+			s->meta = m;
+		return -ENOMEM;
+	}
+	s->meta = m;
+	m[s->nmeta].key = k;
+	m[s->nmeta].value = v;
+	s->nmeta++;
+	return 0;
+}
+
+int osp_set_metaf(struct osp_set *s, const char *key, const char *fmt, ...)
+{
+	char *v;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vasprintf(&v, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	int rc = osp_set_meta(s, key, v);
+	free(v);
+	return rc;
+}
+
+const char *osp_get_meta(const struct osp_set *s, const char *key)
+{
+	for (size_t i = 0; i < s->nmeta; i++)
+		if (!strcmp(s->meta[i].key, key))
+			return s->meta[i].value;
+	return NULL;
+}
+
+uint64_t osp_meta_u64(const struct osp_set *s, const char *key)
+{
+	const char *v = osp_get_meta(s, key);
+	return v ? strtoull(v, NULL, 10) : 0;
+}
+
+int osp_meta_add_u64(struct osp_set *s, const char *key, uint64_t n)
+{
+	return osp_set_metaf(s, key, "%llu", (unsigned long long)(osp_meta_u64(s, key) + n));
+}
+
+static int name_ok(const char *s, int dim_name)
+{
+	if (!s || !*s)
+		return 0;
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (dim_name ? !((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')
+		             : (c <= ' ' || c == 0x7f))
+			return 0;
+	}
+	return 1;
+}
+
+static int dim_cmp(const void *a, const void *b)
+{
+	const struct osp_dim *x = a, *y = b;
+	return strcmp(x->name, y->name);
+}
+
+/* Canonical key "layer\x1fop\x1fname=value..." with dims sorted by name;
+ * 0x1f cannot occur in names (control characters are refused). */
+static char *make_key(const char *layer, const char *op, struct osp_dim *sorted, unsigned n)
+{
+	size_t len = strlen(layer) + strlen(op) + 2;
+	for (unsigned i = 0; i < n; i++)
+		len += strlen(sorted[i].name) + strlen(sorted[i].value) + 2;
+	char *k = malloc(len + 1), *w = k;
+	if (!k)
+		return NULL;
+	w += sprintf(w, "%s\x1f%s", layer, op);
+	for (unsigned i = 0; i < n; i++)
+		w += sprintf(w, "\x1f%s=%s", sorted[i].name, sorted[i].value);
+	return k;
+}
+
+static int sort_dims(const struct osp_dim *dims, unsigned ndims, struct osp_dim *out)
+{
+	if (ndims > OSP_MAX_DIMS)
+		return -EINVAL;
+	for (unsigned i = 0; i < ndims; i++) {
+		if (!name_ok(dims[i].name, 1) || !dims[i].value || !*dims[i].value)
+			return -EINVAL;
+		for (const char *c = dims[i].value; *c; c++)
+			if ((unsigned char)*c < ' ')
+				return -EINVAL;
+		out[i] = dims[i];
+	}
+	qsort(out, ndims, sizeof(*out), dim_cmp);
+	for (unsigned i = 1; i < ndims; i++)
+		if (!strcmp(out[i - 1].name, out[i].name))
+			return -EINVAL;
+	return 0;
+}
+
+struct osp_profile *osp_set_find(const struct osp_set *s, const char *layer, const char *op,
+                                 const struct osp_dim *dims, unsigned ndims)
+{
+	struct osp_dim sorted[OSP_MAX_DIMS];
+	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
+		return NULL;
+	char *key = make_key(layer, op, sorted, ndims);
+	if (!key)
+		return NULL;
+	struct prof_node *head = s->index, *found = NULL;
+	HASH_FIND_STR(head, key, found);
+	free(key);
+	return found ? &found->p : NULL;
+}
+
+struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char *op,
+                                const struct osp_dim *dims, unsigned ndims)
+{
+	struct osp_dim sorted[OSP_MAX_DIMS];
+	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
+		return NULL;
+	char *key = make_key(layer, op, sorted, ndims);
+	if (!key)
+		return NULL;
+	struct prof_node *head = s->index, *found = NULL;
+	HASH_FIND_STR(head, key, found);
+	if (found) {
+		free(key);
+		return &found->p;
+	}
+	struct prof_node *node = calloc(1, sizeof(*node));
+	struct osp_profile **grown = realloc(s->profiles, (s->n + 1) * sizeof(*grown));
+	if (grown)
+		s->profiles = grown;
+	if (!node || !grown)
+		goto fail;
+	struct osp_profile *p = &node->p;
+	p->key = key;
+	key = NULL;
+	p->layer = strdup(layer);
+	p->op = strdup(op);
+	if (!p->layer || !p->op || osp_hist_init(&p->hist, s->r))
+		goto fail;
+	for (unsigned i = 0; i < ndims; i++) {
+		p->dims[i].name = strdup(sorted[i].name);
+		p->dims[i].value = strdup(sorted[i].value);
+		p->ndims = i + 1;
+		if (!p->dims[i].name || !p->dims[i].value)
+			goto fail;
+	}
+	head = s->index;
+	HASH_ADD_KEYPTR(hh, head, p->key, strlen(p->key), node);
+	s->index = head;
+	s->profiles[s->n++] = p;
+	return p;
+fail:
+	free(key);
+	if (node)
+		profile_free(&node->p);
+	return NULL;
+}
+
+const char *osp_profile_dim(const struct osp_profile *p, const char *name)
+{
+	for (unsigned i = 0; i < p->ndims; i++)
+		if (!strcmp(p->dims[i].name, name))
+			return p->dims[i].value;
+	return NULL;
+}
+
+char *osp_profile_label(const struct osp_profile *p, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s:%s", p->layer, p->op);
+	for (unsigned i = 0; i < p->ndims && n >= 0 && (size_t)n < len; i++)
+		n +=
+		    snprintf(buf + n, len - (size_t)n, " %s=%s", p->dims[i].name, p->dims[i].value);
+	return buf;
+}
+
+uint64_t *osp_profile_slice(struct osp_profile *p, uint64_t index)
+{
+	size_t lo = 0, hi = p->nslices;
+	if (hi && p->slices[hi - 1].index < index) {
+		lo = hi; /* appending in time order is the common case */
+	} else {
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+			if (p->slices[mid].index < index)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < p->nslices && p->slices[lo].index == index)
+			return p->slices[lo].buckets;
+	}
+	uint64_t *b = calloc(p->hist.nbuckets, sizeof(*b));
+	struct osp_slice *grown = realloc(p->slices, (p->nslices + 1) * sizeof(*grown));
+	if (grown)
+		p->slices = grown;
+	if (!b || !grown) {
+		free(b);
+		return NULL;
+	}
+	memmove(&p->slices[lo + 1], &p->slices[lo], (p->nslices - lo) * sizeof(*grown));
+	p->slices[lo].index = index;
+	p->slices[lo].buckets = b;
+	p->nslices++;
+	return b;
+}
+
+void osp_profile_add(struct osp_set *s, struct osp_profile *p, uint64_t v, uint64_t t_ns)
+{
+	osp_hist_add(&p->hist, v);
+	if (s->slice_ns) {
+		uint64_t *b = osp_profile_slice(p, t_ns / s->slice_ns);
+		if (b)
+			b[osp_bucket_index(v, s->r)]++;
+	}
+}
+
+int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, size_t errlen)
+{
+	if (dst->r != src->r) {
+		snprintf(err, errlen, "resolutions differ (%u and %u): profiles cannot be added",
+		         dst->r, src->r);
+		return -EINVAL;
+	}
+	if (dst->slice_ns && src->slice_ns && dst->slice_ns != src->slice_ns) {
+		snprintf(err, errlen, "slice lengths differ (%llu ns and %llu ns)",
+		         (unsigned long long)dst->slice_ns, (unsigned long long)src->slice_ns);
+		return -EINVAL;
+	}
+	if (!dst->slice_ns)
+		dst->slice_ns = src->slice_ns;
+	for (size_t i = 0; i < src->nmeta; i++) {
+		const char *k = src->meta[i].key;
+		if (!strcmp(k, "lost_events") || !strcmp(k, "unpaired_events")) {
+			if (osp_meta_add_u64(dst, k, strtoull(src->meta[i].value, NULL, 10)))
+				goto nomem;
+		} else if (!osp_get_meta(dst, k) && osp_set_meta(dst, k, src->meta[i].value)) {
+			goto nomem;
+		}
+	}
+	for (size_t i = 0; i < src->n; i++) {
+		const struct osp_profile *sp = src->profiles[i];
+		struct osp_profile *dp = osp_set_get(dst, sp->layer, sp->op, sp->dims, sp->ndims);
+		if (!dp)
+			goto nomem;
+		if (dp->hist.count && dp->unit != sp->unit) {
+			snprintf(
+			    err, errlen, "profile %s:%s has unit %s in one set and %s in the other",
+			    sp->layer, sp->op, osp_unit_name(dp->unit), osp_unit_name(sp->unit));
+			return -EINVAL;
+		}
+		dp->unit = sp->unit;
+		osp_hist_merge(&dp->hist, &sp->hist);
+		for (size_t j = 0; j < sp->nslices; j++) {
+			uint64_t *b = osp_profile_slice(dp, sp->slices[j].index);
+			if (!b)
+				goto nomem;
+			for (unsigned k = 0; k < dp->hist.nbuckets; k++)
+				b[k] += sp->slices[j].buckets[k];
+		}
+	}
+	return 0;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	return -ENOMEM;
+}
+
+static int by_total(const void *a, const void *b)
+{
+	const struct osp_profile *x = *(struct osp_profile *const *)a;
+	const struct osp_profile *y = *(struct osp_profile *const *)b;
+	/* Value profiles (bytes, counts) sort after latency profiles. */
+	int xl = x->unit == OSP_UNIT_NS, yl = y->unit == OSP_UNIT_NS;
+	if (xl != yl)
+		return yl - xl;
+	if (x->hist.total != y->hist.total)
+		return x->hist.total < y->hist.total ? 1 : -1;
+	if (x->hist.count != y->hist.count)
+		return x->hist.count < y->hist.count ? 1 : -1;
+	return strcmp(x->key, y->key);
+}
+
+void osp_set_sort_by_total(struct osp_set *s)
+{
+	if (s->n > 1)
+		qsort(s->profiles, s->n, sizeof(*s->profiles), by_total);
+}
+
+uint64_t osp_set_total(const struct osp_set *s)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->profiles[i]->unit == OSP_UNIT_NS)
+			t += s->profiles[i]->hist.total;
+	return t;
+}

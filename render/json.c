@@ -1,0 +1,119 @@
+/* NDJSON and CSV exports of `osprof report`. */
+#include <inttypes.h>
+#include <osprof/render.h>
+
+void osp_json_string(FILE *out, const char *s)
+{
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(out, "\\%c", *c);
+		else if (*c < 0x20)
+			fprintf(out, "\\u%04x", *c);
+		else
+			fputc(*c, out);
+	}
+}
+
+static void json_kv(FILE *out, const char *k, const char *v)
+{
+	fputs(",\"", out);
+	osp_json_string(out, k);
+	fputs("\":\"", out);
+	osp_json_string(out, v);
+	fputc('"', out);
+}
+
+static void json_buckets(FILE *out, const struct osp_hist *h, const uint64_t *b)
+{
+	int first = 1;
+	fputc('[', out);
+	for (unsigned i = 0; i < h->nbuckets; i++) {
+		if (!b[i])
+			continue;
+		fprintf(out,
+		        "%s{\"index\":%u,\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
+		        ",\"count\":%" PRIu64 "}",
+		        first ? "" : ",", i, osp_bucket_lo(i, h->r), osp_bucket_hi(i, h->r), b[i]);
+		first = 0;
+	}
+	fputc(']', out);
+}
+
+void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts *o)
+{
+	osp_set_sort_by_total(s);
+	size_t n = o->top && o->top < s->n ? o->top : s->n;
+	for (size_t i = 0; i < n; i++) {
+		const struct osp_profile *p = s->profiles[i];
+		const struct osp_hist *h = &p->hist;
+		fputs("{\"layer\":\"", out);
+		osp_json_string(out, p->layer);
+		fputs("\",\"op\":\"", out);
+		osp_json_string(out, p->op);
+		fputc('"', out);
+		for (unsigned d = 0; d < p->ndims; d++)
+			json_kv(out, p->dims[d].name, p->dims[d].value);
+		fprintf(out,
+		        ",\"unit\":\"%s\",\"r\":%u,\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
+		        ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
+		        osp_unit_name(p->unit), h->r, h->count, h->total, h->count ? h->min : 0,
+		        h->max);
+		for (unsigned j = 0; j < o->npcts; j++)
+			fprintf(out, ",\"p%g_ns\":%" PRIu64, o->pcts[j],
+			        osp_hist_quantile(h, o->pcts[j] / 100.0));
+		fputs(",\"buckets\":", out);
+		json_buckets(out, h, h->buckets);
+		if (p->nslices) {
+			fprintf(out, ",\"slice_ns\":%" PRIu64 ",\"slices\":[", s->slice_ns);
+			for (size_t j = 0; j < p->nslices; j++) {
+				fprintf(out, "%s{\"index\":%" PRIu64 ",\"buckets\":", j ? "," : "",
+				        p->slices[j].index);
+				json_buckets(out, h, p->slices[j].buckets);
+				fputc('}', out);
+			}
+			fputc(']', out);
+		}
+		fputs("}\n", out);
+	}
+}
+
+static void csv_field(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *o)
+{
+	osp_set_sort_by_total(s);
+	size_t n = o->top && o->top < s->n ? o->top : s->n;
+	unsigned nb = osp_nbuckets(s->r);
+	fputs("layer,op,dims,unit,count,total_ns,min_ns,max_ns", out);
+	for (unsigned i = 0; i < nb; i++)
+		fprintf(out, ",b%u_ge_%" PRIu64, i, osp_bucket_lo(i, s->r));
+	fputc('\n', out);
+	for (size_t i = 0; i < n; i++) {
+		const struct osp_profile *p = s->profiles[i];
+		const struct osp_hist *h = &p->hist;
+		char dims[512] = "";
+		size_t len = 0;
+		for (unsigned d = 0; d < p->ndims && len < sizeof(dims); d++)
+			len += (size_t)snprintf(dims + len, sizeof(dims) - len, "%s%s=%s",
+			                        d ? ";" : "", p->dims[d].name, p->dims[d].value);
+		csv_field(out, p->layer);
+		fputc(',', out);
+		csv_field(out, p->op);
+		fputc(',', out);
+		csv_field(out, dims);
+		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		        osp_unit_name(p->unit), h->count, h->total, h->count ? h->min : 0, h->max);
+		for (unsigned b = 0; b < nb; b++)
+			fprintf(out, ",%" PRIu64, h->buckets[b]);
+		fputc('\n', out);
+	}
+}
