@@ -45,8 +45,7 @@ int osp_trace_op_is_io(unsigned op)
 	case OSP_TOP_PWRITEV:
 	case OSP_TOP_PREADV2:
 	case OSP_TOP_PWRITEV2:
-	case OSP_TOP_FS_WRITE_BEGIN:
-	case OSP_TOP_FS_WRITE_END:
+	case OSP_TOP_FS_DA_WRITE:
 	case OSP_TOP_FS_PAGECACHE_ADD:
 	case OSP_TOP_BLK_READ:
 	case OSP_TOP_BLK_WRITE:

@@ -87,8 +87,7 @@ enum osp_trace_layer { OSP_TL_SYSCALL = 0, OSP_TL_FS = 1, OSP_TL_BLOCK = 2, OSP_
 	X(UTIMENSAT, "utimensat", SYSCALL)                                                         \
 	X(FLOCK, "flock", SYSCALL)                                                                 \
 	X(FS_SYNC_FILE, "ext4_sync_file", FS)                                                      \
-	X(FS_WRITE_BEGIN, "ext4_da_write_begin", FS)                                               \
-	X(FS_WRITE_END, "ext4_da_write_end", FS)                                                   \
+	X(FS_DA_WRITE, "ext4_da_write", FS)                                                        \
 	X(FS_PAGECACHE_ADD, "filemap_add_to_page_cache", FS)                                       \
 	X(BLK_READ, "rq_read", BLOCK)                                                              \
 	X(BLK_WRITE, "rq_write", BLOCK)                                                            \
