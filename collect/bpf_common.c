@@ -123,18 +123,18 @@ void osp_bpf_note_attach(struct osp_session *s, const char *layer, const char *t
 		fprintf(stderr, "osprof: %s: %s via %s\n", layer, target, name);
 	if (!s->set)
 		return;
-	char key[64];
-	snprintf(key, sizeof(key), "attach_%s", layer);
-	const char *cur = osp_get_meta(s->set, key);
+	char item[96];
+	snprintf(item, sizeof(item), "%s:%s", layer, name);
+	const char *cur = osp_get_meta(s->set, "attach_modes");
 	if (!cur) {
-		osp_set_meta(s->set, key, name);
+		osp_set_meta(s->set, "attach_modes", item);
 		return;
 	}
-	size_t n = strlen(name);
-	for (const char *p = cur; (p = strstr(p, name)); p += n)
+	size_t n = strlen(item);
+	for (const char *p = cur; (p = strstr(p, item)); p += n)
 		if ((p == cur || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
 			return;
-	osp_set_metaf(s->set, key, "%s,%s", cur, name);
+	osp_set_metaf(s->set, "attach_modes", "%s,%s", cur, item);
 }
 
 /* ---- the session's common object ---- */
@@ -158,7 +158,8 @@ __u64 osp_bpf_probe_cost(void)
 void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 {
 	memset(cfg, 0, sizeof(*cfg));
-	if (s->root_pid > 0)
+	/* run: root_pid is only known at attach; no target option means TREE. */
+	if (s->root_pid > 0 || (!s->all && !s->npids && !s->cgroup && !s->comm))
 		cfg->filter = OSP_FILTER_TREE;
 	else if (s->npids)
 		cfg->filter = OSP_FILTER_PIDS;
@@ -180,7 +181,7 @@ void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 
 int osp_bpf_share_maps(struct bpf_object *obj)
 {
-	static const char *const names[] = {"osp_follow", "osp_pseq", "osp_cgroup"};
+	static const char *const names[] = {"osp_follow", "osp_pseq", "osp_clock", "osp_cgroup"};
 	if (!common.skel) {
 		fprintf(stderr, "osprof: internal error: osp_bpf_common_acquire() not called "
 		                "before OSP_BPF_SETUP\n");
@@ -326,7 +327,18 @@ int osp_bpf_common_start(struct osp_session *s)
 	common.started = 1;
 	struct osp_common_bpf *k = common.skel;
 	int filter = k->rodata->osp_cfg.filter, rc;
+	/* Slices count from now: the targets are released right after attach. */
+	__u32 zero = 0;
+	__u64 now = osp_now_ns();
+	s->start_ns = now;
+	if ((rc = bpf_map__update_elem(k->maps.osp_clock, &zero, sizeof(zero), &now, sizeof(now),
+	                               0)))
+		goto err;
 	if (filter == OSP_FILTER_TREE) {
+		if (s->root_pid <= 0) {
+			fprintf(stderr, "osprof: internal error: no root pid to follow\n");
+			return -EINVAL;
+		}
 		if ((rc = follow(k, s->root_pid, OSP_FOLLOW_INHERIT)))
 			goto err;
 	} else if (filter == OSP_FILTER_PIDS) {

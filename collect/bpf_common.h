@@ -37,15 +37,16 @@ const char *osp_attach_mode_name(enum osp_attach_mode m);
  * set in the environment, which tests use to exercise the fallback). */
 enum osp_attach_mode osp_bpf_tp_mode(void);
 
-/* Records that `layer` attached `target` with mode m: the set gets metadata
- * attach_<layer> = the modes used (comma list, no duplicates) and, with -v,
+/* Records that `layer` attached `target` with mode m: the set's metadata
+ * attach_modes gets LAYER:MODE (comma list, no duplicates) and, with -v,
  * "osprof: LAYER: TARGET via MODE" goes to stderr. */
 void osp_bpf_note_attach(struct osp_session *s, const char *layer, const char *target,
                          enum osp_attach_mode m);
 
 /* The session's common object. acquire() (in a layer's prepare) loads it on
  * first use, sizes and shares the follow map, calibrates the probe cost;
- * start() (in a layer's attach, root_pid known) seeds the filter and attaches
+ * start() (in a layer's attach, root_pid known) sets s->start_ns and the
+ * slice origin to now, seeds the filter and attaches
  * fork/exit tracking and, with --split preempt, the sched_switch counter;
  * release() (in destroy) frees it with its last user. 0 or -errno. */
 int osp_bpf_common_acquire(struct osp_session *s);
@@ -54,7 +55,8 @@ void osp_bpf_common_release(struct osp_session *s);
 
 /* Fills the osp_cfg every object carries in .rodata from the session. Use
  * OSP_BPF_SETUP(skel, s) between open and load: it fills skel's osp_cfg and
- * makes the object use the common maps (osp_follow, osp_pseq, osp_cgroup). */
+ * makes the object use the common maps (osp_follow, osp_pseq, osp_clock,
+ * osp_cgroup). */
 void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg);
 int osp_bpf_share_maps(struct bpf_object *obj);
 #define OSP_BPF_SETUP(skel, s)                                                                     \

@@ -2,8 +2,10 @@
 #include <string.h>
 #include "collect/layer.h"
 
+extern const struct osp_layer osp_layer_syscall;
 
 const struct osp_layer *const osp_layers[] = {
+    &osp_layer_syscall,
     NULL,
 };
 

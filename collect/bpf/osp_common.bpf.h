@@ -2,8 +2,8 @@
  * follows forks in the kernel, log buckets, per-CPU histogram maps, time
  * slices, per-task preemption counters and loss accounting.
  *
- * Include once per object, after vmlinux.h. The maps osp_follow, osp_pseq and
- * osp_cgroup are owned by osp_common.bpf.c and shared with every other object
+ * Include once per object, after vmlinux.h. The maps osp_follow, osp_pseq,
+ * osp_clock and osp_cgroup are owned by osp_common.bpf.c and shared with every other object
  * through osp_bpf_share_maps() (bpf_map__reuse_fd before load).
  * API description: docs/bpf-infra.md. */
 #ifndef OSPROF_COLLECT_BPF_OSP_COMMON_BPF_H
@@ -40,6 +40,15 @@ struct {
 	__type(value, __u64);
 	__uint(max_entries, 1);
 } osp_pseq SEC(".maps");
+
+/* Slice origin (slot 0): bpf_ktime_get_ns() when the targets were released,
+ * written by osp_bpf_common_start() after load, so it cannot live in .rodata. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} osp_clock SEC(".maps");
 
 /* The cgroup of OSP_FILTER_CGROUP (slot 0). */
 struct {
@@ -116,9 +125,13 @@ static __always_inline int osp_target(void)
 /* Time-slice index of time t (bpf_ktime_get_ns()). */
 static __always_inline __u32 osp_slice(__u64 t)
 {
-	if (!osp_cfg.slice_ns || t < osp_cfg.start_ns)
+	__u32 zero = 0;
+	if (!osp_cfg.slice_ns)
 		return 0;
-	return (__u32)((t - osp_cfg.start_ns) / osp_cfg.slice_ns);
+	__u64 *start = bpf_map_lookup_elem(&osp_clock, &zero);
+	if (!start || t < *start)
+		return 0;
+	return (__u32)((t - *start) / osp_cfg.slice_ns);
 }
 
 static __always_inline __u32 osp_bucket(__u64 v)
