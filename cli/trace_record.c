@@ -266,11 +266,13 @@ int trace_cmd_record(int argc, char **argv)
 	s.r = 1;
 	int status = OSP_EXIT_FAIL, release_fd = -1;
 	struct osp_trace_capture *cap = NULL;
-	if (!s.set || osp_trace_capture_open(&cap, &s, layers, (size_t)rb) < 0)
+	if (!s.set)
 		goto out;
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	/* The held child exists before the programs load, so the filter knows
+	 * its pid from the start. */
 	if (cmdv) {
 		child_pid = spawn_held(cmdv, &release_fd);
 		if (child_pid < 0) {
@@ -279,9 +281,13 @@ int trace_cmd_record(int argc, char **argv)
 		}
 		s.root_pid = child_pid;
 	}
-	if (osp_trace_capture_attach(cap, &s) < 0) {
-		if (release_fd >= 0)
-			close(release_fd);
+	if (osp_trace_capture_open(&cap, &s, layers, (size_t)rb) < 0 ||
+	    osp_trace_capture_attach(cap, &s) < 0) {
+		if (release_fd >= 0) {
+			close(release_fd); /* the held child exits without running */
+			waitpid(child_pid, NULL, 0);
+			child_pid = 0;
+		}
 		goto out;
 	}
 	uint64_t start = osp_now_ns();
