@@ -119,7 +119,7 @@ int trace_cmd_dump(int argc, char **argv)
 /* ---- stats ---- */
 
 struct file_pos {
-	uint64_t key[2]; /* dev, ino */
+	uint64_t key[3]; /* dev, ino, layer: each level is sequential on its own */
 	uint64_t next_off;
 	UT_hash_handle hh;
 };
@@ -148,7 +148,7 @@ static int count_event(void *vctx, const struct osp_trace_event *ev)
 	uint64_t done = blk ? ev->size : ev->ret > 0 ? (uint64_t)ev->ret : 0;
 	o->bytes += done;
 	o->io++;
-	uint64_t key[2] = {ev->dev, ev->ino};
+	uint64_t key[3] = {ev->dev, ev->ino, (uint64_t)osp_trace_op_layer(ev->op)};
 	struct file_pos *fp;
 	HASH_FIND(hh, c->files, key, sizeof(key), fp);
 	if (fp && fp->next_off == ev->off) {

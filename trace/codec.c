@@ -40,9 +40,9 @@ static struct osp_trace_tid_state *tid_cache(struct osp_trace_codec *c, uint32_t
 }
 
 static struct osp_trace_file_state *file_slot(struct osp_trace_codec *c, uint32_t dev,
-					      uint64_t ino)
+					      uint64_t ino, uint32_t layer)
 {
-	uint64_t h = (ino ^ ((uint64_t)dev << 32)) * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (ino ^ ((uint64_t)dev << 32) ^ layer) * 0x9e3779b97f4a7c15ull;
 	return &c->files[(h >> 40) % OSP_TRACE_FILE_CACHE];
 }
 
@@ -59,11 +59,13 @@ static void advance_file(struct osp_trace_codec *c, const struct osp_trace_event
 {
 	if (!osp_trace_op_is_io(ev->op) || (ev->dev == 0 && ev->ino == 0))
 		return;
-	struct osp_trace_file_state *f = file_slot(c, ev->dev, ev->ino);
+	uint32_t layer = osp_trace_op_layer(ev->op);
+	struct osp_trace_file_state *f = file_slot(c, ev->dev, ev->ino, layer);
 	uint64_t done = osp_trace_op_layer(ev->op) == OSP_TL_BLOCK ? ev->size
 			: ev->ret > 0				   ? (uint64_t)ev->ret
 								   : 0;
 	f->dev = ev->dev;
+	f->layer = layer;
 	f->ino = ev->ino;
 	f->next_off = ev->off + done;
 	f->size = ev->size;
@@ -138,13 +140,14 @@ size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event 
 		n += put_varint(out + n, ev->ino);
 	}
 	/* position: sequential to the previous I/O on that file costs nothing */
-	struct osp_trace_file_state *f = file_slot(c, ev->dev, ev->ino);
+	uint32_t layer = osp_trace_op_layer(ev->op);
+	struct osp_trace_file_state *f = file_slot(c, ev->dev, ev->ino, layer);
 	if (ev->off == 0 && ev->size == 0)
 		fl[OSP_TG_POS] = OSP_TF_ABSENT;
 	else if (hp && ev->off == pv->off && ev->size == pv->size)
 		fl[OSP_TG_POS] = OSP_TF_SAME;
 	else if (osp_trace_op_is_io(ev->op) && (ev->dev || ev->ino) && f->dev == ev->dev &&
-		 f->ino == ev->ino && f->next_off == ev->off && f->size == ev->size)
+		 f->ino == ev->ino && f->layer == layer && f->next_off == ev->off && f->size == ev->size)
 		fl[OSP_TG_POS] = OSP_TF_SEQ;
 	else {
 		fl[OSP_TG_POS] = OSP_TF_PRESENT;
@@ -284,9 +287,10 @@ long osp_trace_decode(struct osp_trace_codec *c, const uint8_t *p, size_t len,
 		ev->off = pv->off;
 		ev->size = pv->size;
 	} else if (fl[OSP_TG_POS] == OSP_TF_SEQ) {
-		struct osp_trace_file_state *f = file_slot(c, ev->dev, ev->ino);
+		uint32_t layer = osp_trace_op_layer(ev->op);
+		struct osp_trace_file_state *f = file_slot(c, ev->dev, ev->ino, layer);
 		if (!osp_trace_op_is_io(ev->op) || !(ev->dev || ev->ino) || f->dev != ev->dev ||
-		    f->ino != ev->ino)
+		    f->ino != ev->ino || f->layer != layer)
 			return -1;
 		ev->off = f->next_off;
 		ev->size = f->size;

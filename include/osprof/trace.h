@@ -149,8 +149,11 @@ enum { OSP_TF_ABSENT = 0, OSP_TF_PRESENT = 1, OSP_TF_SAME = 2, OSP_TF_SEQ = 3 };
 #define OSP_TRACE_FILE_CACHE 512
 #define OSP_TRACE_TID_CACHE 256
 
+/* Per (file, layer): a system call and the fs events it causes interleave,
+ * and each level is sequential on its own. */
 struct osp_trace_file_state {
 	uint32_t dev;
+	uint32_t layer;
 	uint64_t ino;
 	uint64_t next_off; /* offset the next sequential I/O would start at */
 	uint64_t size;     /* its size */
