@@ -377,6 +377,12 @@ struct osp_trace_writer *osp_trace_writer_open(const struct osp_trace_writer_opt
 		w->o.flush_ns = 1000000000ull;
 	if (w->o.max_disk && !w->o.rotate_bytes)
 		w->o.rotate_bytes = w->o.max_disk / 4; /* so old segments can be let go */
+	/* Blocks small against segments, so that size rotation and the budget
+	 * work in steps finer than a block. */
+	if (w->o.rotate_bytes && w->o.block_bytes > w->o.rotate_bytes / 4)
+		w->o.block_bytes = w->o.rotate_bytes / 4;
+	if (w->o.block_bytes < 1024)
+		w->o.block_bytes = 1024;
 	w->raw_cap = w->o.block_bytes + OSP_TRACE_MAX_RECORD;
 	w->raw = malloc(w->raw_cap);
 	w->zcap = ZSTD_compressBound(w->raw_cap);
