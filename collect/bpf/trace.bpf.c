@@ -66,8 +66,31 @@ struct {
 	__uint(max_entries, 16384);
 } trace_blk SEC(".maps");
 
-static __always_inline __u64 sc_arg(struct pt_regs *regs, __u32 i)
+/* Each hot-path helper has two flavours chosen by a constant `btf`: tp_btf
+ * programs read kernel memory with direct (BTF-checked) loads, which cost a
+ * fraction of the bpf_probe_read_kernel calls that BPF_CORE_READ makes in
+ * the raw_tp fallback. The constant folds away after inlining. */
+static __always_inline __u64 sc_arg(struct pt_regs *regs, __u32 i, const int btf)
 {
+#ifdef __TARGET_ARCH_x86
+	if (btf) {
+		switch (i) {
+		case 0:
+			return regs->di;
+		case 1:
+			return regs->si;
+		case 2:
+			return regs->dx;
+		case 3:
+			return regs->r10;
+		case 4:
+			return regs->r8;
+		case 5:
+			return regs->r9;
+		}
+		return 0;
+	}
+#endif
 	switch (i) {
 	case 0:
 		return PT_REGS_PARM1_CORE_SYSCALL(regs);
@@ -91,25 +114,48 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, __u32 i)
 	return 0;
 }
 
-/* fd -> struct file of the current task (NULL when not open). */
-static __always_inline struct file *fd_file(long fd)
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
+struct file_info {
+	__u64 ino, pos;
+	__u32 dev;
+};
+
+/* fd of the current task -> device, inode and position; 0 if fd is open. */
+static __always_inline int fd_info(long fd, struct file_info *fi, const int btf)
 {
+	struct file *f = NULL;
+	if (fd < 0)
+		return -1;
+	if (btf) {
+		struct task_struct *t = bpf_get_current_task_btf();
+		struct fdtable *fdt = t->files->fdt;
+		if (fd >= fdt->max_fds)
+			return -1;
+		struct file **fds = fdt->fd;
+		bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		if (!f)
+			return -1;
+		struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+		struct inode *in = tf->f_inode;
+		fi->ino = in->i_ino;
+		fi->dev = in->i_sb->s_dev;
+		fi->pos = tf->f_pos;
+		return 0;
+	}
 	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
 	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file **fds;
-	struct file *f = NULL;
-	if (!fdt || fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return -1;
+	struct file **fds = BPF_CORE_READ(fdt, fd);
 	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	return f;
-}
-
-static __always_inline void file_id(struct file *f, __u32 *dev, __u64 *ino)
-{
+	if (!f)
+		return -1;
 	struct inode *in = BPF_CORE_READ(f, f_inode);
-	*ino = BPF_CORE_READ(in, i_ino);
-	*dev = BPF_CORE_READ(in, i_sb, s_dev);
+	fi->ino = BPF_CORE_READ(in, i_ino);
+	fi->dev = BPF_CORE_READ(in, i_sb, s_dev);
+	fi->pos = BPF_CORE_READ(f, f_pos);
+	return 0;
 }
 
 static __always_inline int submit_flags(void)
@@ -120,7 +166,7 @@ static __always_inline int submit_flags(void)
 									 : BPF_RB_NO_WAKEUP;
 }
 
-static __always_inline int on_enter(struct pt_regs *regs, long id)
+static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf)
 {
 	if ((__u64)id >= OSP_TRACE_NR_SYSCALLS)
 		return 0;
@@ -135,9 +181,9 @@ static __always_inline int on_enter(struct pt_regs *regs, long id)
 		return 0;
 	p->op = sc->op;
 	p->flags = sc->flags;
-	p->off = sc->off_arg < 6 ? sc_arg(regs, sc->off_arg) : 0;
-	p->size = sc->size_arg < 6 ? sc_arg(regs, sc->size_arg) : 0;
-	p->arg = sc->arg_arg < 6 ? sc_arg(regs, sc->arg_arg) : 0;
+	p->off = sc->off_arg < 6 ? sc_arg(regs, sc->off_arg, btf) : 0;
+	p->size = sc->size_arg < 6 ? sc_arg(regs, sc->size_arg, btf) : 0;
+	p->arg = sc->arg_arg < 6 ? sc_arg(regs, sc->arg_arg, btf) : 0;
 	p->dev = 0;
 	p->ino = 0;
 	if (sc->flags & OSP_SC_HOWPTR) {
@@ -146,14 +192,15 @@ static __always_inline int on_enter(struct pt_regs *regs, long id)
 		p->arg = how;
 	}
 	if (sc->fd_arg < 6) {
-		long fd = (long)sc_arg(regs, sc->fd_arg);
-		if ((sc->flags & OSP_SC_ANONCHK) && (fd < 0 || (sc_arg(regs, 3) & 0x20)))
+		long fd = (long)sc_arg(regs, sc->fd_arg, btf);
+		struct file_info fi;
+		if ((sc->flags & OSP_SC_ANONCHK) && (fd < 0 || (sc_arg(regs, 3, btf) & 0x20)))
 			return 0; /* anonymous mapping: not file I/O */
-		struct file *f = fd_file(fd);
-		if (f) {
-			file_id(f, &p->dev, &p->ino);
+		if (!fd_info(fd, &fi, btf)) {
+			p->dev = fi.dev;
+			p->ino = fi.ino;
 			if (sc->flags & OSP_SC_POS)
-				p->off = BPF_CORE_READ(f, f_pos);
+				p->off = fi.pos;
 		}
 	}
 	p->active = 1;
@@ -161,7 +208,7 @@ static __always_inline int on_enter(struct pt_regs *regs, long id)
 	return 0;
 }
 
-static __always_inline int on_exit(long ret)
+static __always_inline int on_exit(long ret, const int btf)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pending *p = bpf_task_storage_get(&trace_pending, task, 0, 0);
@@ -187,10 +234,10 @@ static __always_inline int on_exit(long ret)
 	r->size = p->size;
 	r->arg = p->arg;
 	r->ret = ret;
-	if ((p->flags & OSP_SC_RETFD) && ret >= 0) {
-		struct file *f = fd_file(ret);
-		if (f)
-			file_id(f, &r->dev, &r->ino);
+	struct file_info fi;
+	if ((p->flags & OSP_SC_RETFD) && !fd_info(ret, &fi, btf)) {
+		r->dev = fi.dev;
+		r->ino = fi.ino;
 	}
 	bpf_get_current_comm(r->comm, sizeof(r->comm));
 	bpf_ringbuf_submit(r, submit_flags());
@@ -200,25 +247,25 @@ static __always_inline int on_exit(long ret)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(trace_enter_btf, struct pt_regs *regs, long id)
 {
-	return on_enter(regs, id);
+	return on_enter(regs, id, 1);
 }
 
 SEC("raw_tp/sys_enter")
 int BPF_PROG(trace_enter_raw, struct pt_regs *regs, long id)
 {
-	return on_enter(regs, id);
+	return on_enter(regs, id, 0);
 }
 
 SEC("tp_btf/sys_exit")
 int BPF_PROG(trace_exit_btf, struct pt_regs *regs, long ret)
 {
-	return on_exit(ret);
+	return on_exit(ret, 1);
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(trace_exit_raw, struct pt_regs *regs, long ret)
 {
-	return on_exit(ret);
+	return on_exit(ret, 0);
 }
 
 /* ---- fs events (--layers fs) ---- */

@@ -87,4 +87,10 @@ known='"(open|openat|close|read|write|pread64|pwrite64|lseek|fsync|fstat|newfsta
 while read -r op dim n; do
 	grep -q "^$op $dim $n\$" "$TMP/a" || fail "live $op $dim $n missing from the trace profile"
 done < <(grep -E "^$known \"comm=trace_workload\"" "$TMP/b")
-echo "ok: exact counts, offsets, filters, exports, trace profile == live syscall profile"
+
+# the raw_tp fallback (kernels without tp_btf) records the same events
+OSPROF_ATTACH=raw_tp "$OSPROF" trace record -w "$TMP/raw" -- "$W" "$TMP/work" 2>"$TMP/raw.err" ||
+	fail "raw_tp record failed: $(cat "$TMP/raw.err")"
+n=$("$OSPROF" trace dump --no-header --op write "$TMP/raw" | awk '$2 == "trace_workload" && $10 == 4096 && $8 != 0' | wc -l)
+expect_eq "raw_tp: writes with an inode" "$n" 64
+echo "ok: exact counts, offsets, filters, exports, trace profile == live syscall profile, raw_tp"
