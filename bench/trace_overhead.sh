@@ -5,7 +5,10 @@
 # load on the machine hits both alike), with the events dropped. Elapsed time
 # is what users see but is noisy on a shared machine (Postmark waits on the
 # disk); the workload's CPU time (user + system, where the eBPF programs
-# run) is printed too. One run; prints the ratios. Needs root and postmark.
+# run) is printed too. Then the cost per recorded event, which noise hides
+# less: system time of `dd bs=1` (two system calls per byte) with and
+# without recording, and the Postmark overhead it predicts. One run; prints
+# the ratios. Needs root and postmark.
 # Usage: bench/trace_overhead.sh [BUILD_DIR] [ROUNDS]
 set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,3 +54,26 @@ awk -v p="$mp" -v t="$mt" -v cp="$cp" -v ct="$ct" -v d="$drops" -v e="$events" '
 	printf "median CPU time: plain %.2f s, traced %.2f s: %.2f%% more\n", cp, ct, (ct / cp - 1) * 100
 	printf "events recorded: %d, dropped: %d (target 0)\n", e, d
 }'
+
+# Per-event cost: dd's system time (where the eBPF programs run), plain and
+# traced, medians of 3.
+N=500000
+cat >"$TMP/dd.sh" <<'SH'
+/usr/bin/time -f "%S" -o "$2" dd if=/dev/zero of=/dev/null bs=1 count="$1" 2>/dev/null
+SH
+ps=() ts=()
+for i in 1 2 3; do
+	bash "$TMP/dd.sh" "$N" "$TMP/s"
+	ps+=("$(cat "$TMP/s")")
+	rm -rf "$TMP/trace"
+	"$OSPROF" trace record -w "$TMP/trace" -- bash "$TMP/dd.sh" "$N" "$TMP/s" 2>"$TMP/rec.err"
+	ts+=("$(cat "$TMP/s")")
+	dd_drops=$(sed -n 's/.*; \([0-9]*\) dropped$/\1/p' "$TMP/rec.err")
+done
+sp=$(median "${ps[@]}") st=$(median "${ts[@]}")
+awk -v sp="$sp" -v st="$st" -v n="$N" -v d="$dd_drops" -v e="$events" -v r="$ROUNDS" -v p="$mp" 'BEGIN {
+	per = (st - sp) / (2 * n) * 1e9
+	printf "\nper event: dd bs=1 x %d: system time %.2f s plain, %.2f s traced: %.0f ns per recorded event (%s dropped)\n", n, sp, st, per, d
+	printf "predicted Postmark overhead: %d events x %.0f ns / %.2f s = %.2f%%\n", e / r, per, p, e / r * per / 1e9 / p * 100
+}'
+
