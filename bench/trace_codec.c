@@ -14,7 +14,7 @@
 #include <osprof/trace.h>
 
 #define BLOCK (256u << 10)
-#define HDR 48 /* block header bytes (docs/trace-format.md) */
+#define HDR   48 /* block header bytes (docs/trace-format.md) */
 
 static struct osp_trace_event *evs;
 static size_t nev;
@@ -109,9 +109,9 @@ int main(int argc, char **argv)
 	uint8_t *zbuf = malloc(zcap);
 	ZSTD_CCtx *cctx = ZSTD_createCCtx();
 	struct result res[4] = {{"osprof encoding", 0, 1e9},
-				{"osprof encoding + zstd(1) per block", 0, 1e9},
-				{"deflate -6 (gzip -6) of raw records", 0, 1e9},
-				{"zstd -3 of raw records", 0, 1e9}};
+	                        {"osprof encoding + zstd(1) per block", 0, 1e9},
+	                        {"deflate -6 (gzip -6) of raw records", 0, 1e9},
+	                        {"zstd -3 of raw records", 0, 1e9}};
 	for (int run = 0; run < 5; run++) {
 		for (int k = 0; k < 4; k++) {
 			uint64_t t0 = osp_now_ns();

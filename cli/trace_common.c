@@ -43,7 +43,8 @@ int trace_filter_opt(const char *cmd, struct trace_filter *f, int c, const char 
 		char *copy = strdup(arg), *save, *tok;
 		int rc = 0;
 		f->has_ops = 1;
-		for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		for (tok = strtok_r(copy, ",", &save); tok && !rc;
+		     tok = strtok_r(NULL, ",", &save)) {
 			int op = osp_trace_op_parse(tok);
 			if (op < 0)
 				rc = osp_usage_err(cmd, "--op: unknown operation '%s'", tok);
@@ -93,7 +94,7 @@ int trace_filter_match(const struct trace_filter *f, const struct osp_trace_even
 }
 
 int trace_walk(const char *cmd, const char *path, const struct trace_filter *f, trace_visit_fn fn,
-	       void *ctx, struct trace_totals *t)
+               void *ctx, struct trace_totals *t)
 {
 	char **paths, err[600];
 	size_t n;
@@ -104,7 +105,7 @@ int trace_walk(const char *cmd, const char *path, const struct trace_filter *f, 
 	}
 	if (n == 0) {
 		fprintf(stderr, "osprof trace %s: %s: no trace segments (*%s) in this directory\n",
-			cmd, path, OSP_TRACE_EXT);
+		        cmd, path, OSP_TRACE_EXT);
 		osp_trace_list_free(paths, n);
 		return OSP_EXIT_USAGE;
 	}
@@ -139,7 +140,8 @@ int trace_walk(const char *cmd, const char *path, const struct trace_filter *f, 
 		t->zstd_blocks += (uint64_t)st.zstd_blocks;
 		if (!rc && osp_trace_reader_warning(r)) {
 			t->truncated++;
-			fprintf(stderr, "osprof trace %s: warning: %s\n", cmd, osp_trace_reader_warning(r));
+			fprintf(stderr, "osprof trace %s: warning: %s\n", cmd,
+			        osp_trace_reader_warning(r));
 		}
 		osp_trace_reader_close(r);
 	}

@@ -21,7 +21,9 @@ struct trace_filter {
 	{"pid", required_argument, NULL, 1000}, {"op", required_argument, NULL, 1001},             \
 	    {"inode", required_argument, NULL, 1002}, {"path", required_argument, NULL, 1003},     \
 	    {"path-inode", required_argument, NULL, 1004},                                         \
-	    {"min-lat", required_argument, NULL, 1005}
+	{                                                                                          \
+		"min-lat", required_argument, NULL, 1005                                           \
+	}
 #define TRACE_FILTER_HELP                                                                          \
 	"Filters:\n"                                                                               \
 	"  --pid PID          events of process or thread PID\n"                                   \
@@ -49,7 +51,7 @@ struct trace_totals {
  * trace). */
 typedef int (*trace_visit_fn)(void *ctx, const struct osp_trace_event *ev);
 int trace_walk(const char *cmd, const char *path, const struct trace_filter *f, trace_visit_fn fn,
-	       void *ctx, struct trace_totals *t);
+               void *ctx, struct trace_totals *t);
 
 /* "8:1" style device name of a kernel dev_t into buf. */
 char *trace_dev_str(uint32_t dev, char *buf, size_t len);

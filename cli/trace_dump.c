@@ -25,12 +25,12 @@ static const char stats_usage[] =
     "Per operation: count, errors, bytes transferred, share of I/O sequential to\n"
     "the previous I/O on the same file, total and mean latency. Then the trace:\n"
     "events, segments, blocks, time span, dropped events, and its size against\n"
-    "raw fixed-size records (86 bytes per event) before and after compression.\n\n"
-    TRACE_FILTER_HELP;
+    "raw fixed-size records (86 bytes per event) before and after "
+    "compression.\n\n" TRACE_FILTER_HELP;
 
 /* Common option loop of dump/stats: filters, --help, one path. */
-static int parse(const char *cmd, const char *usage, int argc, char **argv,
-		 struct trace_filter *f, const char **path, int *no_header)
+static int parse(const char *cmd, const char *usage, int argc, char **argv, struct trace_filter *f,
+                 const char **path, int *no_header)
 {
 	static const struct option longopts[] = {
 	    TRACE_FILTER_LONGOPTS,
@@ -190,24 +190,27 @@ int trace_cmd_stats(int argc, char **argv)
 			char seq[16] = "-";
 			if (o->io)
 				snprintf(seq, sizeof(seq), "%.1f", 100.0 * o->seq / o->io);
-			printf("%-18s %-7s %10" PRIu64 " %8" PRIu64 " %14" PRIu64 " %6s %14.3f %12.3f\n",
-			       name, osp_trace_layer_name(osp_trace_op_layer(i)), o->count, o->errors,
-			       o->bytes, seq, o->lat / 1e6, o->lat / 1e3 / o->count);
+			printf("%-18s %-7s %10" PRIu64 " %8" PRIu64 " %14" PRIu64
+			       " %6s %14.3f %12.3f\n",
+			       name, osp_trace_layer_name(osp_trace_op_layer(i)), o->count,
+			       o->errors, o->bytes, seq, o->lat / 1e6, o->lat / 1e3 / o->count);
 		}
 		uint64_t raw = t.events * OSP_TRACE_RAW_SIZE;
 		printf("\nevents      %" PRIu64 " (%" PRIu64 " matching the filters)\n", t.events,
 		       t.matched);
-		printf("segments    %" PRIu64 " (%" PRIu64 " blocks, %" PRIu64 " zstd-compressed)%s\n",
+		printf("segments    %" PRIu64 " (%" PRIu64 " blocks, %" PRIu64
+		       " zstd-compressed)%s\n",
 		       t.segments, t.blocks, t.zstd_blocks,
 		       t.truncated ? "; some cut short, see warnings" : "");
-		printf("host        %s, %s, %u CPUs\n", t.host.hostname, t.host.kernel, t.host.cpus);
+		printf("host        %s, %s, %u CPUs\n", t.host.hostname, t.host.kernel,
+		       t.host.cpus);
 		printf("time span   %.6f s\n",
 		       t.last_end > t.first_ts ? (t.last_end - t.first_ts) / 1e9 : 0.0);
 		printf("dropped     %" PRIu64 "\n", t.dropped);
 		printf("sequential  %.1f%% of %" PRIu64 " I/O operations\n",
 		       c->io ? 100.0 * c->seq / c->io : 0.0, c->io);
-		printf("size        raw records %" PRIu64 " B, encoded %" PRIu64 " B, on disk %" PRIu64
-		       " B\n",
+		printf("size        raw records %" PRIu64 " B, encoded %" PRIu64
+		       " B, on disk %" PRIu64 " B\n",
 		       raw, t.raw_bytes, t.disk_bytes);
 		printf("compression %.2fx against raw records (the record encoding alone: %.2fx)\n",
 		       t.disk_bytes ? (double)raw / t.disk_bytes : 0.0,

@@ -23,8 +23,8 @@ static const char usage[] =
     "                  --unitslatency=us FILE > heatmap.svg\n"
     "  --tree FILE     JSON: per thread, its events nested by time (a system call\n"
     "                  containing the fs events and block requests it caused), for\n"
-    "                  the HTML tree view; docs/trace.md describes the fields\n\n"
-    TRACE_FILTER_HELP;
+    "                  the HTML tree view; docs/trace.md describes the "
+    "fields\n\n" TRACE_FILTER_HELP;
 
 struct thread_name {
 	uint32_t tid;
@@ -57,10 +57,10 @@ static void json_args(FILE *f, const struct osp_trace_event *ev)
 {
 	char dev[24];
 	fprintf(f,
-		"\"dev\":\"%s\",\"ino\":%" PRIu64 ",\"off\":%" PRIu64 ",\"size\":%" PRIu64
-		",\"ret\":%" PRId64 ",\"arg\":%" PRIu64,
-		trace_dev_str(ev->dev, dev, sizeof(dev)), ev->ino, ev->off, ev->size, ev->ret,
-		ev->arg);
+	        "\"dev\":\"%s\",\"ino\":%" PRIu64 ",\"off\":%" PRIu64 ",\"size\":%" PRIu64
+	        ",\"ret\":%" PRId64 ",\"arg\":%" PRIu64,
+	        trace_dev_str(ev->dev, dev, sizeof(dev)), ev->ino, ev->off, ev->size, ev->ret,
+	        ev->arg);
 }
 
 static const char *op_name(const struct osp_trace_event *ev)
@@ -83,11 +83,11 @@ static int visit(void *vctx, const struct osp_trace_event *ev)
 			HASH_ADD(hh, c->threads, tid, sizeof(t->tid), t);
 		}
 		fprintf(c->chrome,
-			"%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
-			"\"pid\":%u,\"tid\":%u,\"args\":{",
-			c->nchrome++ ? ",\n" : "", op_name(ev),
-			osp_trace_layer_name(osp_trace_op_layer(ev->op)), rel / 1e3, ev->lat_ns / 1e3,
-			ev->pid, ev->tid);
+		        "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+		        "\"pid\":%u,\"tid\":%u,\"args\":{",
+		        c->nchrome++ ? ",\n" : "", op_name(ev),
+		        osp_trace_layer_name(osp_trace_op_layer(ev->op)), rel / 1e3,
+		        ev->lat_ns / 1e3, ev->pid, ev->tid);
 		json_args(c->chrome, ev);
 		fputs("}}", c->chrome);
 	}
@@ -155,9 +155,11 @@ static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_hos
 		} else {
 			fputs(",", f);
 		}
-		fprintf(f, "{\"layer\":\"%s\",\"op\":\"%s\",\"ts_ns\":%" PRId64 ",\"lat_ns\":%" PRIu64 ",",
-			osp_trace_layer_name(osp_trace_op_layer(ev->op)), op_name(ev),
-			(int64_t)(ev->ts_ns - c->origin), ev->lat_ns);
+		fprintf(f,
+		        "{\"layer\":\"%s\",\"op\":\"%s\",\"ts_ns\":%" PRId64 ",\"lat_ns\":%" PRIu64
+		        ",",
+		        osp_trace_layer_name(osp_trace_op_layer(ev->op)), op_name(ev),
+		        (int64_t)(ev->ts_ns - c->origin), ev->lat_ns);
 		json_args(f, ev);
 		if (depth < TREE_DEPTH) {
 			stack[depth] = ev;
@@ -205,14 +207,15 @@ int trace_cmd_export(int argc, char **argv)
 			return OSP_EXIT_OK;
 		case ':':
 			return osp_usage_err("trace export", "option %s needs a value",
-					     argv[optind - 1]);
+			                     argv[optind - 1]);
 		default:
 			if (c >= 1000) {
 				if ((rc = trace_filter_opt("trace export", &f, c, optarg)))
 					return rc;
 				break;
 			}
-			return osp_usage_err("trace export", "unknown option '%s'", argv[optind - 1]);
+			return osp_usage_err("trace export", "unknown option '%s'",
+			                     argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
@@ -226,8 +229,8 @@ int trace_cmd_export(int argc, char **argv)
 	struct export_ctx ctx = {.origin = t.first_ts, .tree = tree != NULL};
 	FILE *tf = NULL;
 	rc = OSP_EXIT_FAIL;
-	if ((chrome && !(ctx.chrome = open_out(chrome))) || (heat && !(ctx.heat = open_out(heat))) ||
-	    (tree && !(tf = open_out(tree))))
+	if ((chrome && !(ctx.chrome = open_out(chrome))) ||
+	    (heat && !(ctx.heat = open_out(heat))) || (tree && !(tf = open_out(tree))))
 		goto out;
 	if (ctx.chrome)
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", ctx.chrome);
@@ -239,9 +242,9 @@ int trace_cmd_export(int argc, char **argv)
 		HASH_ITER(hh, ctx.threads, th, tmp)
 		{
 			fprintf(ctx.chrome,
-				"%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
-				"\"args\":{\"name\":\"",
-				ctx.nchrome++ ? ",\n" : "", th->pid, th->tid);
+			        "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
+			        "\"args\":{\"name\":\"",
+			        ctx.nchrome++ ? ",\n" : "", th->pid, th->tid);
 			osp_json_string(ctx.chrome, th->comm);
 			fputs("\"}}", ctx.chrome);
 		}
@@ -257,8 +260,10 @@ int trace_cmd_export(int argc, char **argv)
 out:;
 	FILE *outs[] = {ctx.chrome, ctx.heat, tf};
 	for (int i = 0; i < 3; i++)
-		if (outs[i] && ((fflush(outs[i]) || ferror(outs[i]) ||
-				 (outs[i] != stdout && fclose(outs[i])))) && rc == OSP_EXIT_OK) {
+		if (outs[i] &&
+		    ((fflush(outs[i]) || ferror(outs[i]) ||
+		      (outs[i] != stdout && fclose(outs[i])))) &&
+		    rc == OSP_EXIT_OK) {
 			osp_err("trace export: write failed");
 			rc = OSP_EXIT_FAIL;
 		}

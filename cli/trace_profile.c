@@ -49,7 +49,7 @@ static int add_event(void *vctx, const struct osp_trace_event *ev)
 		else if (c->by)
 			snprintf(val, sizeof(val), "%s", ev->comm[0] ? ev->comm : "?");
 		p = osp_set_get(c->set, osp_trace_layer_name(osp_trace_op_layer(ev->op)), op,
-				c->by ? &d : NULL, c->by ? 1 : 0);
+		                c->by ? &d : NULL, c->by ? 1 : 0);
 		if (!p)
 			return 1;
 		if (!c->by && ev->op < OSP_TOP_NR)
@@ -89,12 +89,12 @@ int trace_cmd_profile(int argc, char **argv)
 		case 'i':
 			if (osp_parse_duration(optarg, &slice) || !slice)
 				return osp_usage_err("trace profile", "-i: '%s' is not a duration",
-						     optarg);
+				                     optarg);
 			break;
 		case 1:
 			if (strcmp(optarg, "pid") && strcmp(optarg, "comm"))
-				return osp_usage_err("trace profile", "--by: '%s' is not pid or comm",
-						     optarg);
+				return osp_usage_err("trace profile",
+				                     "--by: '%s' is not pid or comm", optarg);
 			by = optarg;
 			break;
 		case 'h':
@@ -102,14 +102,15 @@ int trace_cmd_profile(int argc, char **argv)
 			return OSP_EXIT_OK;
 		case ':':
 			return osp_usage_err("trace profile", "option %s needs a value",
-					     argv[optind - 1]);
+			                     argv[optind - 1]);
 		default:
 			if (c >= 1000) {
 				if ((rc = trace_filter_opt("trace profile", &f, c, optarg)))
 					return rc;
 				break;
 			}
-			return osp_usage_err("trace profile", "unknown option '%s'", argv[optind - 1]);
+			return osp_usage_err("trace profile", "unknown option '%s'",
+			                     argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)
@@ -138,7 +139,7 @@ int trace_cmd_profile(int argc, char **argv)
 	osp_set_meta(s, "trace", path);
 	osp_set_meta(s, "command", t.host.target);
 	osp_set_metaf(s, "duration_ns", "%" PRIu64,
-		      t.last_end > t.first_ts ? t.last_end - t.first_ts : 0);
+	              t.last_end > t.first_ts ? t.last_end - t.first_ts : 0);
 	osp_meta_add_u64(s, "lost_events", t.dropped);
 	char err[512];
 	if (!strcmp(out, "-")) {
@@ -148,7 +149,7 @@ int trace_cmd_profile(int argc, char **argv)
 		rc = OSP_EXIT_FAIL;
 	} else {
 		fprintf(stderr, "osprof: %zu profiles (%" PRIu64 " events) written to %s\n", s->n,
-			t.matched, out);
+		        t.matched, out);
 	}
 	osp_set_free(s);
 	return rc;

@@ -88,7 +88,8 @@ static int parse_mb(const char *flag, const char *arg, uint64_t *bytes)
 	char *end;
 	double v = strtod(arg, &end);
 	if (*arg == 0 || *end || !(v > 0) || v > 1e9)
-		return osp_usage_err("trace record", "%s: '%s' is not a size in MiB (> 0)", flag, arg);
+		return osp_usage_err("trace record", "%s: '%s' is not a size in MiB (> 0)", flag,
+		                     arg);
 	*bytes = (uint64_t)llround(v * 1048576.0);
 	return 0;
 }
@@ -124,8 +125,9 @@ static int parse_layers(const char *arg, unsigned *layers)
 		else if (!strcmp(tok, "block"))
 			*layers |= OSP_TRACE_L_BLOCK;
 		else if (strcmp(tok, "syscall"))
-			rc = osp_usage_err("trace record",
-					   "--layers: unknown layer '%s' (syscall, fs, block)", tok);
+			rc =
+			    osp_usage_err("trace record",
+			                  "--layers: unknown layer '%s' (syscall, fs, block)", tok);
 	}
 	free(copy);
 	return rc;
@@ -188,7 +190,8 @@ int trace_cmd_record(int argc, char **argv)
 			break;
 		case 'G':
 			if (osp_parse_duration(optarg, &wo.rotate_ns) || !wo.rotate_ns)
-				return osp_usage_err("trace record", "-G: '%s' is not a duration", optarg);
+				return osp_usage_err("trace record", "-G: '%s' is not a duration",
+				                     optarg);
 			break;
 		case 'C':
 			if ((rc = parse_mb("-C", optarg, &wo.rotate_bytes)))
@@ -196,7 +199,8 @@ int trace_cmd_record(int argc, char **argv)
 			break;
 		case 'd':
 			if (osp_parse_duration(optarg, &duration) || !duration)
-				return osp_usage_err("trace record", "-d: '%s' is not a duration", optarg);
+				return osp_usage_err("trace record", "-d: '%s' is not a duration",
+				                     optarg);
 			break;
 		case 'v':
 			s.verbose = 1;
@@ -222,13 +226,16 @@ int trace_cmd_record(int argc, char **argv)
 			if ((rc = parse_mb("--buffer", optarg, &rb)))
 				return rc;
 			if (rb & (rb - 1))
-				return osp_usage_err("trace record", "--buffer: %s MiB is not a power of two",
-						     optarg);
+				return osp_usage_err("trace record",
+				                     "--buffer: %s MiB is not a power of two",
+				                     optarg);
 			break;
 		case ':':
-			return osp_usage_err("trace record", "option %s needs a value", argv[optind - 1]);
+			return osp_usage_err("trace record", "option %s needs a value",
+			                     argv[optind - 1]);
 		default:
-			return osp_usage_err("trace record", "unknown option '%s'", argv[optind - 1]);
+			return osp_usage_err("trace record", "unknown option '%s'",
+			                     argv[optind - 1]);
 		}
 	}
 	char **cmdv = optind < argc ? argv + optind : NULL;
@@ -236,13 +243,14 @@ int trace_cmd_record(int argc, char **argv)
 		ntargets++;
 	if (ntargets != 1)
 		return osp_usage_err("trace record",
-				     "give exactly one target: -a, -p PID, -c CGROUP or -- CMD");
+		                     "give exactly one target: -a, -p PID, -c CGROUP or -- CMD");
 	if (!wo.dir)
 		return osp_usage_err("trace record", "-w DIR is required");
 	if (wo.max_disk && wo.rotate_bytes && wo.rotate_bytes * 2 > wo.max_disk)
-		return osp_usage_err("trace record",
-				     "-C must be at most half of --max-disk, so that a closed segment "
-				     "can make room for the open one");
+		return osp_usage_err(
+		    "trace record",
+		    "-C must be at most half of --max-disk, so that a closed segment "
+		    "can make room for the open one");
 
 	char target[256] = "-a";
 	if (s.npids)
@@ -299,7 +307,7 @@ int trace_cmd_record(int argc, char **argv)
 		close(release_fd);
 	} else {
 		fprintf(stderr, "osprof trace: recording %s into %s; Ctrl-C to stop\n", target,
-			wo.dir);
+		        wo.dir);
 	}
 	status = OSP_EXIT_OK;
 	for (;;) {
@@ -339,20 +347,24 @@ out:;
 	if (status != OSP_EXIT_FAIL || ws.events) {
 		char disk[32];
 		human(ws.disk_bytes, disk, sizeof(disk));
-		double ratio = ws.disk_bytes ? (double)ws.events * OSP_TRACE_RAW_SIZE / ws.disk_bytes : 0;
+		double ratio =
+		    ws.disk_bytes ? (double)ws.events * OSP_TRACE_RAW_SIZE / ws.disk_bytes : 0;
 		fprintf(stderr,
-			"osprof trace: %" PRIu64 " events in %" PRIu64 " segment%s (%s, %.1fx smaller "
-			"than raw records) in %s; %" PRIu64 " dropped\n",
-			ws.events, ws.segments, ws.segments == 1 ? "" : "s", disk, ratio, wo.dir,
-			ws.dropped);
+		        "osprof trace: %" PRIu64 " events in %" PRIu64
+		        " segment%s (%s, %.1fx smaller "
+		        "than raw records) in %s; %" PRIu64 " dropped\n",
+		        ws.events, ws.segments, ws.segments == 1 ? "" : "s", disk, ratio, wo.dir,
+		        ws.dropped);
 		if (ws.deleted || ws.archived)
-			fprintf(stderr, "osprof trace: %" PRIu64 " old segments deleted, %" PRIu64
-					" moved to the archive\n",
-				ws.deleted, ws.archived);
+			fprintf(stderr,
+			        "osprof trace: %" PRIu64 " old segments deleted, %" PRIu64
+			        " moved to the archive\n",
+			        ws.deleted, ws.archived);
 		if (wrc)
-			fprintf(stderr, "osprof trace: warning: writing segments failed (%s); the "
-					"events affected were dropped and counted\n",
-				strerror(-wrc));
+			fprintf(stderr,
+			        "osprof trace: warning: writing segments failed (%s); the "
+			        "events affected were dropped and counted\n",
+			        strerror(-wrc));
 	}
 	osp_set_free(s.set);
 	free(s.pids);

@@ -13,14 +13,14 @@ struct osp_trace_capture;
  * bits; rb_bytes: ring buffer size (power of two; 0 = 32 MiB). 0 or -errno
  * after one line on stderr. */
 int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s, unsigned layers,
-			   size_t rb_bytes);
+                           size_t rb_bytes);
 /* Seeds the target filter (s->root_pid known) and attaches. */
 int osp_trace_capture_attach(struct osp_trace_capture *c, struct osp_session *s);
 /* Moves buffered events into w, waiting up to timeout_ms for some; events
  * the kernel could not buffer are passed to w as drops. Returns events
  * moved or -errno. */
 long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w,
-			    int timeout_ms);
+                            int timeout_ms);
 /* Events lost in the kernel so far (ring buffer full). */
 uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c);
 /* Detaches the programs (no new events); buffered ones can still be polled. */

@@ -31,16 +31,22 @@ static size_t get_varint(const uint8_t *p, size_t len, uint64_t *v)
 	return 0;
 }
 
-static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
-static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+static uint64_t zigzag(int64_t v)
+{
+	return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+static int64_t unzigzag(uint64_t v)
+{
+	return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
 
 static struct osp_trace_tid_state *tid_cache(struct osp_trace_codec *c, uint32_t tid)
 {
 	return &c->tids[(tid * 2654435761u) >> 24];
 }
 
-static struct osp_trace_file_state *file_slot(struct osp_trace_codec *c, uint32_t dev,
-					      uint64_t ino, uint32_t layer)
+static struct osp_trace_file_state *file_slot(struct osp_trace_codec *c, uint32_t dev, uint64_t ino,
+                                              uint32_t layer)
 {
 	uint64_t h = (ino ^ ((uint64_t)dev << 32) ^ layer) * 0x9e3779b97f4a7c15ull;
 	return &c->files[(h >> 40) % OSP_TRACE_FILE_CACHE];
@@ -62,8 +68,8 @@ static void advance_file(struct osp_trace_codec *c, const struct osp_trace_event
 	uint32_t layer = osp_trace_op_layer(ev->op);
 	struct osp_trace_file_state *f = file_slot(c, ev->dev, ev->ino, layer);
 	uint64_t done = osp_trace_op_layer(ev->op) == OSP_TL_BLOCK ? ev->size
-			: ev->ret > 0				   ? (uint64_t)ev->ret
-								   : 0;
+	                : ev->ret > 0                              ? (uint64_t)ev->ret
+	                                                           : 0;
 	f->dev = ev->dev;
 	f->layer = layer;
 	f->ino = ev->ino;
@@ -84,7 +90,10 @@ static void remember(struct osp_trace_codec *c, const struct osp_trace_event *ev
 	c->have_prev = 1;
 }
 
-static int comm_eq(const char *a, const char *b) { return !strncmp(a, b, OSP_TRACE_COMM_LEN); }
+static int comm_eq(const char *a, const char *b)
+{
+	return !strncmp(a, b, OSP_TRACE_COMM_LEN);
+}
 
 size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event *ev, uint8_t *out)
 {
@@ -117,7 +126,8 @@ size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event 
 		fl[OSP_TG_TASK] = OSP_TF_ABSENT;
 	else if (hp && ev->pid == pv->pid && ev->tid == pv->tid && comm_eq(ev->comm, pv->comm))
 		fl[OSP_TG_TASK] = OSP_TF_SAME;
-	else if (ev->tid && ts->tid == ev->tid && ts->pid == ev->pid && comm_eq(ts->comm, ev->comm)) {
+	else if (ev->tid && ts->tid == ev->tid && ts->pid == ev->pid &&
+	         comm_eq(ts->comm, ev->comm)) {
 		fl[OSP_TG_TASK] = OSP_TF_SEQ; /* a thread seen before in this block */
 		n += put_varint(out + n, ev->tid);
 	} else {
@@ -147,7 +157,8 @@ size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event 
 	else if (hp && ev->off == pv->off && ev->size == pv->size)
 		fl[OSP_TG_POS] = OSP_TF_SAME;
 	else if (osp_trace_op_is_io(ev->op) && (ev->dev || ev->ino) && f->dev == ev->dev &&
-		 f->ino == ev->ino && f->layer == layer && f->next_off == ev->off && f->size == ev->size)
+	         f->ino == ev->ino && f->layer == layer && f->next_off == ev->off &&
+	         f->size == ev->size)
 		fl[OSP_TG_POS] = OSP_TF_SEQ;
 	else {
 		fl[OSP_TG_POS] = OSP_TF_PRESENT;
@@ -204,7 +215,7 @@ size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event 
 	} while (0)
 
 long osp_trace_decode(struct osp_trace_codec *c, const uint8_t *p, size_t len,
-		      struct osp_trace_event *ev)
+                      struct osp_trace_event *ev)
 {
 	const struct osp_trace_event *pv = &c->prev;
 	int hp = c->have_prev;

@@ -32,7 +32,7 @@ static void probe_disks(char *out, size_t len)
 			fclose(f);
 		}
 		int k = snprintf(out + n, len - n, "%s%s:%llu", n ? " " : "", de->d_name,
-				 sectors * 512);
+		                 sectors * 512);
 		if (k < 0 || (size_t)k >= len - n) {
 			out[n] = 0;
 			break;
@@ -73,11 +73,11 @@ size_t ospt_host_format(const struct osp_trace_host *h0, char *buf, size_t len)
 	struct osp_trace_host h = *h0;
 	clean(h.hostname), clean(h.kernel), clean(h.disks), clean(h.target);
 	int n = snprintf(buf, len,
-			 "version=%d\nhostname=%s\nkernel=%s\ncpus=%u\nmem_bytes=%" PRIu64
-			 "\ndisks=%s\nstart_wall_ns=%" PRIu64 "\nstart_mono_ns=%" PRIu64
-			 "\ntarget=%s\nseq=%u\n",
-			 OSP_TRACE_VERSION, h.hostname, h.kernel, h.cpus, h.mem_bytes, h.disks,
-			 h.start_wall_ns, h.start_mono_ns, h.target, h.seq);
+	                 "version=%d\nhostname=%s\nkernel=%s\ncpus=%u\nmem_bytes=%" PRIu64
+	                 "\ndisks=%s\nstart_wall_ns=%" PRIu64 "\nstart_mono_ns=%" PRIu64
+	                 "\ntarget=%s\nseq=%u\n",
+	                 OSP_TRACE_VERSION, h.hostname, h.kernel, h.cpus, h.mem_bytes, h.disks,
+	                 h.start_wall_ns, h.start_mono_ns, h.target, h.seq);
 	return n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
 }
 

@@ -6,14 +6,14 @@
 #include <string.h>
 #include <osprof/trace.h>
 
-#define OSPT_MAGIC "OSPTRACE"
-#define OSPT_MAGIC_LEN 8
+#define OSPT_MAGIC       "OSPTRACE"
+#define OSPT_MAGIC_LEN   8
 #define OSPT_BLOCK_MAGIC 0x4250534fu /* "OSPB" little-endian */
-#define OSPT_BLOCK_HDR 48
-#define OSPT_BLOCK_ZSTD 1u
-#define OSPT_BLOCK_END 2u /* last block of a cleanly closed segment */
-#define OSPT_MAX_BLOCK (16u << 20)
-#define OSPT_MAX_HEADER (64u << 10)
+#define OSPT_BLOCK_HDR   48
+#define OSPT_BLOCK_ZSTD  1u
+#define OSPT_BLOCK_END   2u /* last block of a cleanly closed segment */
+#define OSPT_MAX_BLOCK   (16u << 20)
+#define OSPT_MAX_HEADER  (64u << 10)
 
 struct ospt_block_hdr {
 	uint32_t flags, nevents, raw_len, stored_len, payload_crc;

@@ -7,11 +7,14 @@ static const struct {
 	enum osp_trace_layer layer;
 } ops[] = {
 #define OSP_TRACE_OP_ROW(id, name, layer) {name, OSP_TL_##layer},
-	OSP_TRACE_OPS(OSP_TRACE_OP_ROW)
+    OSP_TRACE_OPS(OSP_TRACE_OP_ROW)
 #undef OSP_TRACE_OP_ROW
 };
 
-const char *osp_trace_op_name(unsigned op) { return op < OSP_TOP_NR ? ops[op].name : NULL; }
+const char *osp_trace_op_name(unsigned op)
+{
+	return op < OSP_TOP_NR ? ops[op].name : NULL;
+}
 
 int osp_trace_op_parse(const char *name)
 {

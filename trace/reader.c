@@ -17,8 +17,8 @@ struct osp_trace_reader {
 	struct osp_trace_codec codec;
 	uint8_t *stored, *raw;
 	size_t stored_cap, raw_cap;
-	size_t pos, len;   /* cursor in raw[] */
-	uint32_t left;     /* events still to decode in this block */
+	size_t pos, len; /* cursor in raw[] */
+	uint32_t left;   /* events still to decode in this block */
 	uint64_t nblocks;
 	int done;
 	char warning[512];
@@ -28,8 +28,8 @@ struct osp_trace_reader {
 static void warn(struct osp_trace_reader *r, const char *what)
 {
 	snprintf(r->warning, sizeof(r->warning),
-		 "%s: %s after block %llu (%llu events read); the rest is ignored", r->name, what,
-		 (unsigned long long)r->nblocks, (unsigned long long)r->st.events);
+	         "%s: %s after block %llu (%llu events read); the rest is ignored", r->name, what,
+	         (unsigned long long)r->nblocks, (unsigned long long)r->st.events);
 	r->st.truncated = 1;
 	r->done = 1;
 }
@@ -46,8 +46,7 @@ static int grow(uint8_t **buf, size_t *cap, size_t need)
 	return 0;
 }
 
-struct osp_trace_reader *osp_trace_reader_fopen(FILE *f, const char *name, char *err,
-						size_t errlen)
+struct osp_trace_reader *osp_trace_reader_fopen(FILE *f, const char *name, char *err, size_t errlen)
 {
 	struct osp_trace_reader *r = calloc(1, sizeof(*r));
 	uint8_t pre[16], crc[4];
@@ -57,13 +56,14 @@ struct osp_trace_reader *osp_trace_reader_fopen(FILE *f, const char *name, char 
 		goto fail;
 	}
 	r->f = f;
-	if (fread(pre, 1, sizeof(pre), f) != sizeof(pre) || memcmp(pre, OSPT_MAGIC, OSPT_MAGIC_LEN)) {
+	if (fread(pre, 1, sizeof(pre), f) != sizeof(pre) ||
+	    memcmp(pre, OSPT_MAGIC, OSPT_MAGIC_LEN)) {
 		snprintf(err, errlen, "%s: not an osprof trace segment (bad magic)", name);
 		goto fail;
 	}
 	if (ospt_get32(pre + 8) != OSP_TRACE_VERSION) {
 		snprintf(err, errlen, "%s: trace format version %u, this osprof reads %d", name,
-			 ospt_get32(pre + 8), OSP_TRACE_VERSION);
+		         ospt_get32(pre + 8), OSP_TRACE_VERSION);
 		goto fail;
 	}
 	uint32_t tl = ospt_get32(pre + 12);
@@ -126,8 +126,7 @@ static int next_block(struct osp_trace_reader *r)
 		}
 		if (h.raw_len > OSPT_MAX_BLOCK || h.stored_len > OSPT_MAX_BLOCK ||
 		    (!(h.flags & OSPT_BLOCK_ZSTD) && h.stored_len != h.raw_len) ||
-		    (h.flags & ~(OSPT_BLOCK_ZSTD | OSPT_BLOCK_END)) ||
-		    h.nevents > h.raw_len / 2) {
+		    (h.flags & ~(OSPT_BLOCK_ZSTD | OSPT_BLOCK_END)) || h.nevents > h.raw_len / 2) {
 			warn(r, "corrupt block header");
 			return 0;
 		}

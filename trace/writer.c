@@ -37,7 +37,7 @@ struct osp_trace_writer {
 	char *seg_path;
 	uint64_t seg_bytes, seg_clock;
 	uint32_t seq;
-	uint64_t pending_drops; /* lost since the last block written */
+	uint64_t pending_drops;  /* lost since the last block written */
 	struct seg_file *closed; /* oldest first */
 	size_t nclosed;
 	uint64_t closed_bytes;
@@ -47,7 +47,10 @@ struct osp_trace_writer {
 	unsigned adds;
 };
 
-static uint64_t now(const struct osp_trace_writer *w) { return w->o.now ? w->o.now() : osp_now_ns(); }
+static uint64_t now(const struct osp_trace_writer *w)
+{
+	return w->o.now ? w->o.now() : osp_now_ns();
+}
 
 static void wlog(struct osp_trace_writer *w, const char *fmt, ...)
 {
@@ -192,7 +195,7 @@ static int open_segment(struct osp_trace_writer *w)
 	int fd = -1;
 	for (int tries = 0; tries < 100 && fd < 0; tries++) {
 		snprintf(path, sizeof(path), "%s/trace-%s.%03u-%06u" OSP_TRACE_EXT, w->dir, stamp,
-			 (unsigned)(h.start_wall_ns / 1000000 % 1000), w->seq);
+		         (unsigned)(h.start_wall_ns / 1000000 % 1000), w->seq);
 		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd < 0 && errno != EEXIST)
 			break;
@@ -230,7 +233,7 @@ static int open_segment(struct osp_trace_writer *w)
 /* Writes header + payload at the end of the open segment; on failure cuts
  * the file back so the segment still ends at a complete block. */
 static int write_block(struct osp_trace_writer *w, const struct ospt_block_hdr *h,
-		       const void *payload)
+                       const void *payload)
 {
 	uint8_t hb[OSPT_BLOCK_HDR];
 	ospt_block_hdr_pack(h, hb);
@@ -238,7 +241,8 @@ static int write_block(struct osp_trace_writer *w, const struct ospt_block_hdr *
 	if (!rc)
 		rc = write_all(w->fd, payload, h->stored_len);
 	if (rc) {
-		if (ftruncate(w->fd, (off_t)w->seg_bytes) < 0 || lseek(w->fd, (off_t)w->seg_bytes, SEEK_SET) < 0)
+		if (ftruncate(w->fd, (off_t)w->seg_bytes) < 0 ||
+		    lseek(w->fd, (off_t)w->seg_bytes, SEEK_SET) < 0)
 			note_err(w, errno);
 		return rc;
 	}
@@ -251,8 +255,8 @@ static void close_segment(struct osp_trace_writer *w)
 {
 	if (w->fd < 0)
 		return;
-	struct ospt_block_hdr h = {.flags = OSPT_BLOCK_END, .dropped = w->pending_drops,
-				   .payload_crc = ospt_crc32("", 0)};
+	struct ospt_block_hdr h = {
+	    .flags = OSPT_BLOCK_END, .dropped = w->pending_drops, .payload_crc = ospt_crc32("", 0)};
 	if (write_block(w, &h, "") == 0)
 		w->pending_drops = 0;
 	if (fdatasync(w->fd) < 0 && errno != EINVAL)
@@ -289,13 +293,13 @@ static int flush_block(struct osp_trace_writer *w)
 {
 	if (!w->nev)
 		return 0;
-	struct ospt_block_hdr h = {.nevents = w->nev, .raw_len = (uint32_t)w->raw_len,
-				   .first_ts = w->first_ts};
+	struct ospt_block_hdr h = {
+	    .nevents = w->nev, .raw_len = (uint32_t)w->raw_len, .first_ts = w->first_ts};
 	const void *payload = w->raw;
 	h.stored_len = h.raw_len;
 	if (w->o.zstd) {
 		size_t z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zcap, w->raw, w->raw_len,
-					     w->o.zstd_level ? w->o.zstd_level : 1);
+		                             w->o.zstd_level ? w->o.zstd_level : 1);
 		if (!ZSTD_isError(z) && z < w->raw_len) {
 			h.flags |= OSPT_BLOCK_ZSTD;
 			h.stored_len = (uint32_t)z;
@@ -312,7 +316,8 @@ static int flush_block(struct osp_trace_writer *w)
 	if (w->o.max_disk) {
 		/* room for this block and the open segment's end marker */
 		uint64_t open_bytes = w->fd >= 0 ? w->seg_bytes : 1024;
-		while (w->nclosed && w->closed_bytes + open_bytes + need + OSPT_BLOCK_HDR > w->o.max_disk)
+		while (w->nclosed &&
+		       w->closed_bytes + open_bytes + need + OSPT_BLOCK_HDR > w->o.max_disk)
 			evict_oldest(w, "--max-disk");
 		if (w->closed_bytes + open_bytes + need + OSPT_BLOCK_HDR > w->o.max_disk) {
 			drop_block(w, -ENOSPC, "--max-disk budget reached");
@@ -357,7 +362,7 @@ static int scan_existing(struct osp_trace_writer *w)
 }
 
 struct osp_trace_writer *osp_trace_writer_open(const struct osp_trace_writer_opts *o, char *err,
-					       size_t errlen)
+                                               size_t errlen)
 {
 	struct osp_trace_writer *w = calloc(1, sizeof(*w));
 	if (!w) {
@@ -400,7 +405,7 @@ struct osp_trace_writer *osp_trace_writer_open(const struct osp_trace_writer_opt
 	}
 	if (w->archive && (rc = mkdir_p(w->archive)) < 0) {
 		snprintf(err, errlen, "%s: cannot create --archive directory: %s", w->archive,
-			 strerror(-rc));
+		         strerror(-rc));
 		goto fail;
 	}
 	if (access(w->dir, W_OK) < 0) {

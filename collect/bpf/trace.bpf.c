@@ -163,7 +163,7 @@ static __always_inline int submit_flags(void)
 	/* Wake the reader only when a good amount is waiting: a wakeup per
 	 * event costs more than the event. The reader also polls on a timer. */
 	return bpf_ringbuf_query(&trace_rb, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP
-									 : BPF_RB_NO_WAKEUP;
+	                                                                     : BPF_RB_NO_WAKEUP;
 }
 
 static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf)
@@ -175,8 +175,8 @@ static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf
 	if (!sc || !sc->op || !osp_target())
 		return 0;
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct pending *p = bpf_task_storage_get(&trace_pending, task, 0,
-						 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	struct pending *p =
+	    bpf_task_storage_get(&trace_pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!p)
 		return 0;
 	p->op = sc->op;
@@ -299,8 +299,8 @@ static __always_inline int fs_begin(__u16 op, struct inode *in, __u64 off, __u64
 	if (!(trace_layers & OSP_TRACE_L_FS) || !osp_target())
 		return 0;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct fs_pending fp = {.ts = bpf_ktime_get_ns(), .off = off, .size = size, .arg = arg,
-				.op = op};
+	struct fs_pending fp = {
+	    .ts = bpf_ktime_get_ns(), .off = off, .size = size, .arg = arg, .op = op};
 	fp.ino = BPF_CORE_READ(in, i_ino);
 	fp.dev = BPF_CORE_READ(in, i_sb, s_dev);
 	bpf_map_update_elem(&trace_fs, &tid, &fp, BPF_ANY);
@@ -402,7 +402,10 @@ static __always_inline int rq_issue(struct request *rq)
 	__u64 key = (__u64)rq, pt = bpf_get_current_pid_tgid();
 	struct blk_pending b = {.ts = bpf_ktime_get_ns(), .pid = pt >> 32, .tid = (__u32)pt};
 	__u32 opf = BPF_CORE_READ(rq, cmd_flags) & 0xff;
-	b.op = opf == 0 ? op_blk_read : opf == 1 ? op_blk_write : opf == 2 ? op_blk_flush : op_blk_other;
+	b.op = opf == 0   ? op_blk_read
+	       : opf == 1 ? op_blk_write
+	       : opf == 2 ? op_blk_flush
+	                  : op_blk_other;
 	b.off = BPF_CORE_READ(rq, __sector) * 512;
 	b.size = BPF_CORE_READ(rq, __data_len);
 	struct gendisk *d = BPF_CORE_READ(rq, q, disk);

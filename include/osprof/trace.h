@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define OSP_TRACE_VERSION 1
+#define OSP_TRACE_VERSION  1
 #define OSP_TRACE_COMM_LEN 16
-#define OSP_TRACE_EXT ".ospt"
+#define OSP_TRACE_EXT      ".ospt"
 
 /* Where an event was seen. */
 enum osp_trace_layer { OSP_TL_SYSCALL = 0, OSP_TL_FS = 1, OSP_TL_BLOCK = 2, OSP_TL_NR };
@@ -98,7 +98,7 @@ enum osp_trace_op {
 #define OSP_TRACE_OP_ENUM(id, name, layer) OSP_TOP_##id,
 	OSP_TRACE_OPS(OSP_TRACE_OP_ENUM)
 #undef OSP_TRACE_OP_ENUM
-		OSP_TOP_NR
+	    OSP_TOP_NR
 };
 
 /* Name of op ("read"), or NULL when out of range. */
@@ -147,7 +147,7 @@ enum { OSP_TF_ABSENT = 0, OSP_TF_PRESENT = 1, OSP_TF_SAME = 2, OSP_TF_SEQ = 3 };
 
 #define OSP_TRACE_MAX_RECORD 128 /* upper bound of one encoded record */
 #define OSP_TRACE_FILE_CACHE 512
-#define OSP_TRACE_TID_CACHE 256
+#define OSP_TRACE_TID_CACHE  256
 
 /* Per (file, layer): a system call and the fs events it causes interleave,
  * and each level is sequential on its own. */
@@ -179,7 +179,7 @@ void osp_trace_codec_reset(struct osp_trace_codec *c);
 size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event *ev, uint8_t *out);
 /* Decodes one record from p[0..len); returns bytes used or -1 if malformed. */
 long osp_trace_decode(struct osp_trace_codec *c, const uint8_t *p, size_t len,
-		      struct osp_trace_event *ev);
+                      struct osp_trace_event *ev);
 
 /* Raw fixed-size record (the baseline of docs/trace-format.md and bench/). */
 #define OSP_TRACE_RAW_SIZE 86
@@ -203,24 +203,24 @@ struct osp_trace_host {
 void osp_trace_host_probe(struct osp_trace_host *h);
 
 struct osp_trace_writer_opts {
-	const char *dir;          /* working directory for segments (created) */
-	const char *archive;      /* closed segments go here instead of being deleted */
-	uint64_t rotate_ns;       /* -G: 0 = no time rotation */
-	uint64_t rotate_bytes;    /* -C: 0 = no size rotation */
-	uint64_t max_disk;        /* --max-disk: 0 = unlimited */
-	int zstd;                 /* compress each block with zstd */
-	int zstd_level;           /* 0 = default (1) */
-	size_t block_bytes;       /* encoded bytes per block; 0 = 256 KiB */
-	uint64_t flush_ns;        /* a block older than this is flushed; 0 = 1 s */
-	const char *target;       /* stored in headers */
-	uint64_t (*now)(void);    /* clock (CLOCK_MONOTONIC ns); tests inject one */
+	const char *dir;              /* working directory for segments (created) */
+	const char *archive;          /* closed segments go here instead of being deleted */
+	uint64_t rotate_ns;           /* -G: 0 = no time rotation */
+	uint64_t rotate_bytes;        /* -C: 0 = no size rotation */
+	uint64_t max_disk;            /* --max-disk: 0 = unlimited */
+	int zstd;                     /* compress each block with zstd */
+	int zstd_level;               /* 0 = default (1) */
+	size_t block_bytes;           /* encoded bytes per block; 0 = 256 KiB */
+	uint64_t flush_ns;            /* a block older than this is flushed; 0 = 1 s */
+	const char *target;           /* stored in headers */
+	uint64_t (*now)(void);        /* clock (CLOCK_MONOTONIC ns); tests inject one */
 	void (*log)(const char *msg); /* warnings (segment deleted, disk full); NULL = stderr */
 };
 
 struct osp_trace_writer_stats {
-	uint64_t events;     /* written to disk */
-	uint64_t dropped;    /* lost: ring buffer, disk full, budget */
-	uint64_t segments;   /* opened */
+	uint64_t events;   /* written to disk */
+	uint64_t dropped;  /* lost: ring buffer, disk full, budget */
+	uint64_t segments; /* opened */
 	uint64_t blocks;
 	uint64_t raw_bytes;  /* encoded bytes before zstd */
 	uint64_t disk_bytes; /* bytes written to segments */
@@ -230,7 +230,7 @@ struct osp_trace_writer_stats {
 struct osp_trace_writer;
 /* NULL with a message in err when dir cannot be created or opened. */
 struct osp_trace_writer *osp_trace_writer_open(const struct osp_trace_writer_opts *o, char *err,
-					       size_t errlen);
+                                               size_t errlen);
 /* Adds one event (buffered). 0, or -errno on a failure that was counted as drops. */
 int osp_trace_writer_add(struct osp_trace_writer *w, const struct osp_trace_event *ev);
 /* Counts n events lost before they reached the writer (ring buffer). */
@@ -241,7 +241,8 @@ int osp_trace_writer_tick(struct osp_trace_writer *w);
 int osp_trace_writer_rotate(struct osp_trace_writer *w);
 /* Flushes, closes, frees. Returns 0 or the first -errno met. */
 int osp_trace_writer_close(struct osp_trace_writer *w, struct osp_trace_writer_stats *st);
-void osp_trace_writer_get_stats(const struct osp_trace_writer *w, struct osp_trace_writer_stats *st);
+void osp_trace_writer_get_stats(const struct osp_trace_writer *w,
+                                struct osp_trace_writer_stats *st);
 
 /* ---- reading ----------------------------------------------------------- */
 
@@ -258,13 +259,14 @@ struct osp_trace_reader;
 struct osp_trace_reader *osp_trace_reader_open(const char *path, char *err, size_t errlen);
 /* Reads from f (not closed by the reader) named name in messages. */
 struct osp_trace_reader *osp_trace_reader_fopen(FILE *f, const char *name, char *err,
-						size_t errlen);
+                                                size_t errlen);
 const struct osp_trace_host *osp_trace_reader_host(const struct osp_trace_reader *r);
 /* 1 with an event, 0 at the end. At a cut or corrupt block it ends early and
  * osp_trace_reader_warning() says where. */
 int osp_trace_reader_next(struct osp_trace_reader *r, struct osp_trace_event *ev);
 const char *osp_trace_reader_warning(const struct osp_trace_reader *r);
-void osp_trace_reader_get_stats(const struct osp_trace_reader *r, struct osp_trace_reader_stats *st);
+void osp_trace_reader_get_stats(const struct osp_trace_reader *r,
+                                struct osp_trace_reader_stats *st);
 void osp_trace_reader_close(struct osp_trace_reader *r);
 
 /* Segment files of a path: the file itself, or the *.ospt files of a

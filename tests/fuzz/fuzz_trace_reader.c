@@ -25,7 +25,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		osp_trace_codec_reset(&dec);
 		while (osp_trace_reader_next(r, &ev) == 1) {
 			size_t n = osp_trace_encode(&enc, &ev, buf);
-			if (n > OSP_TRACE_MAX_RECORD || osp_trace_decode(&dec, buf, n, &back) != (long)n ||
+			if (n > OSP_TRACE_MAX_RECORD ||
+			    osp_trace_decode(&dec, buf, n, &back) != (long)n ||
 			    memcmp(&ev, &back, sizeof(ev)))
 				abort();
 		}

@@ -10,7 +10,10 @@
 #include <unistd.h>
 #include "tests/unit/trace_gen.h"
 
-static void quiet(const char *m) { fprintf(stderr, "writer: %s\n", m); }
+static void quiet(const char *m)
+{
+	fprintf(stderr, "writer: %s\n", m);
+}
 
 int main(int argc, char **argv)
 {
@@ -75,7 +78,9 @@ int main(int argc, char **argv)
 		while (osp_trace_reader_next(r, &ev) == 1) {
 			do {
 				if (gi++ >= n) {
-					fprintf(stderr, "trace_fill: event %lu not in the sequence\n", read);
+					fprintf(stderr,
+					        "trace_fill: event %lu not in the sequence\n",
+					        read);
 					bad = 1;
 					break;
 				}

@@ -48,10 +48,10 @@ static void roundtrip_seed(uint64_t seed, unsigned block)
 	CHECK_EQ_U64(bad, 0);
 	/* every flag case must have been exercised, identically on both sides */
 	static const int legal[OSP_TG_NR][4] = {
-		[OSP_TG_OP] = {1, 1, 1, 0},   [OSP_TG_TIME] = {1, 1, 1, 0},
-		[OSP_TG_TASK] = {1, 1, 1, 1}, [OSP_TG_FILE] = {1, 1, 1, 0},
-		[OSP_TG_POS] = {1, 1, 1, 1},  [OSP_TG_RET] = {1, 1, 1, 1},
-		[OSP_TG_LAT] = {1, 1, 1, 0},  [OSP_TG_ARG] = {1, 1, 1, 0},
+	    [OSP_TG_OP] = {1, 1, 1, 0},   [OSP_TG_TIME] = {1, 1, 1, 0},
+	    [OSP_TG_TASK] = {1, 1, 1, 1}, [OSP_TG_FILE] = {1, 1, 1, 0},
+	    [OSP_TG_POS] = {1, 1, 1, 1},  [OSP_TG_RET] = {1, 1, 1, 1},
+	    [OSP_TG_LAT] = {1, 1, 1, 0},  [OSP_TG_ARG] = {1, 1, 1, 0},
 	};
 	for (int gi = 0; gi < OSP_TG_NR; gi++)
 		for (int f = 0; f < 4; f++) {
@@ -79,7 +79,10 @@ static void test_roundtrip_random_streams(void)
 }
 
 /* One record per block: no previous record, so nothing may be SAME. */
-static void test_roundtrip_single_record_blocks(void) { roundtrip_seed(9, 1); }
+static void test_roundtrip_single_record_blocks(void)
+{
+	roundtrip_seed(9, 1);
+}
 
 /* Sequential 4 KiB reads of one file by one thread: the case seed 004
  * compresses best. Only the time and latency should cost bytes. */
@@ -88,8 +91,14 @@ static void test_sequential_reads_are_small(void)
 	memset(&enc, 0, sizeof(enc));
 	uint8_t out[OSP_TRACE_MAX_RECORD];
 	size_t total = 0;
-	struct osp_trace_event ev = {.pid = 42, .tid = 42, .op = OSP_TOP_READ, .dev = 8u << 20,
-				     .ino = 77, .size = 4096, .ret = 4096, .lat_ns = 1500};
+	struct osp_trace_event ev = {.pid = 42,
+	                             .tid = 42,
+	                             .op = OSP_TOP_READ,
+	                             .dev = 8u << 20,
+	                             .ino = 77,
+	                             .size = 4096,
+	                             .ret = 4096,
+	                             .lat_ns = 1500};
 	strcpy(ev.comm, "cat");
 	for (unsigned i = 0; i < 1000; i++) {
 		ev.ts_ns = 1000000 + i * 2000;

@@ -7,8 +7,14 @@
 #include "tests/unit/trace_gen.h"
 
 static uint64_t fake_clock;
-static uint64_t fake_now(void) { return fake_clock; }
-static void quiet(const char *msg) { (void)msg; }
+static uint64_t fake_now(void)
+{
+	return fake_clock;
+}
+static void quiet(const char *msg)
+{
+	(void)msg;
+}
 
 static char *tmpdir(void)
 {
@@ -42,7 +48,7 @@ static struct osp_trace_writer *open_w(const char *dir, struct osp_trace_writer_
 /* Reads every segment of path; checks events against the stream of seed
  * starting at event `skip`; returns events read. */
 static uint64_t read_all(const char *path, uint64_t seed, uint64_t skip, uint64_t *dropped,
-			 int *warned)
+                         int *warned)
 {
 	char **paths, err[256];
 	size_t n;
@@ -127,8 +133,14 @@ static void roundtrip(int zstd)
 	rm_rf(d);
 }
 
-static void test_roundtrip_plain(void) { roundtrip(0); }
-static void test_roundtrip_zstd(void) { roundtrip(1); }
+static void test_roundtrip_plain(void)
+{
+	roundtrip(0);
+}
+static void test_roundtrip_zstd(void)
+{
+	roundtrip(1);
+}
 
 static long file_size(const char *p)
 {
@@ -188,7 +200,7 @@ static void cut_or_corrupt(int corrupt)
 			CHECK(k >= prev); /* longer prefixes never read fewer events */
 			prev = k;
 			CHECK(len == size ? k == 3000 && !osp_trace_reader_warning(r)
-					  : osp_trace_reader_warning(r) != NULL);
+			                  : osp_trace_reader_warning(r) != NULL);
 		}
 		osp_trace_reader_close(r);
 	}
@@ -198,8 +210,14 @@ static void cut_or_corrupt(int corrupt)
 	rm_rf(d);
 }
 
-static void test_truncated_segments(void) { cut_or_corrupt(0); }
-static void test_corrupted_segments(void) { cut_or_corrupt(1); }
+static void test_truncated_segments(void)
+{
+	cut_or_corrupt(0);
+}
+static void test_corrupted_segments(void)
+{
+	cut_or_corrupt(1);
+}
 
 static unsigned count_files(const char *dir, uint64_t *bytes)
 {
@@ -266,8 +284,7 @@ static void test_rotation_by_time(void)
 static void budget(int archive)
 {
 	char *d = tmpdir(), *a = archive ? tmpdir() : NULL;
-	struct osp_trace_writer_opts o = {.block_bytes = 4096, .max_disk = 200 << 10,
-					  .archive = a};
+	struct osp_trace_writer_opts o = {.block_bytes = 4096, .max_disk = 200 << 10, .archive = a};
 	struct osp_trace_writer *w = open_w(d, &o);
 	write_stream(w, 4, 100000);
 	struct osp_trace_writer_stats st;
@@ -292,7 +309,8 @@ static void budget(int archive)
 		size_t k;
 		osp_trace_list(d, &paths, &k, err, sizeof(err));
 		for (size_t i = 0; i < k; i++) {
-			struct osp_trace_reader *r = osp_trace_reader_open(paths[i], err, sizeof(err));
+			struct osp_trace_reader *r =
+			    osp_trace_reader_open(paths[i], err, sizeof(err));
 			struct osp_trace_event ev;
 			while (osp_trace_reader_next(r, &ev) == 1)
 				kept++;
@@ -310,8 +328,14 @@ static void budget(int archive)
 		rm_rf(a);
 }
 
-static void test_max_disk_deletes_oldest(void) { budget(0); }
-static void test_max_disk_archives_oldest(void) { budget(1); }
+static void test_max_disk_deletes_oldest(void)
+{
+	budget(0);
+}
+static void test_max_disk_archives_oldest(void)
+{
+	budget(1);
+}
 
 static void test_bad_dir(void)
 {

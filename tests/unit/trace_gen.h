@@ -32,7 +32,7 @@ static inline void tg_init(struct trace_gen *g, uint64_t seed)
 static inline void tg_next(struct trace_gen *g, struct osp_trace_event *ev)
 {
 	static const char *const comms[] = {"postmark", "fio", "bash", "kworker/u4:1",
-					    "a-very-long-command-name"};
+	                                    "a-very-long-command-name"};
 	uint64_t r = tg_rand(g);
 	memset(ev, 0, sizeof(*ev));
 	unsigned t = (unsigned)(tg_rand(g) % 6);
