@@ -71,6 +71,29 @@ if [ -n "$CG2" ]; then
 else
 	skip "cgroup v2 not mounted (the -a and -p cases passed)"
 fi
+# ring buffer overflow: the recorder is stopped while the workload runs, so
+# the kernel must drop; drops are counted, stored and reported, never hidden
+mkfifo "$TMP/fifo-drop"
+sh -c 'read x < "$1"; exec dd if=/dev/zero of=/dev/null bs=1 count=100000' gate "$TMP/fifo-drop" 2>/dev/null &
+wpid=$!
+"$OSPROF" trace record -p "$wpid" --buffer 1 -w "$TMP/drop" 2>"$TMP/drop.err" &
+REC=$!
+wait_for "$TMP/drop.err" "recording"
+kill -STOP "$REC"
+echo go >"$TMP/fifo-drop"
+wait "$wpid"
+kill -CONT "$REC"
+kill -INT "$REC"
+wait "$REC" || fail "recorder failed after the overflow: $(cat "$TMP/drop.err")"
+REC=
+ev=$(sed -n 's/^osprof trace: \([0-9]*\) events in.*/\1/p' "$TMP/drop.err")
+dr=$(sed -n 's/.*; \([0-9]*\) dropped$/\1/p' "$TMP/drop.err")
+[ "${dr:-0}" -gt 0 ] || fail "no drops reported: $(cat "$TMP/drop.err")"
+[ $((ev + dr)) -ge 200000 ] || fail "events $ev + dropped $dr < the 200000 system calls of dd"
+stored=$("$OSPROF" trace stats "$TMP/drop" | awk '$1 == "dropped" {print $2}')
+expect_eq "drops stored in the segment" "$stored" "$dr"
+echo "ok overflow: $ev events, $dr dropped"
+
 # usage errors: one line naming the flag, exit 2
 "$OSPROF" trace record -w "$TMP/x" 2>"$TMP/e"
 expect_eq "no target exit" $? 2
