@@ -202,8 +202,10 @@ int trace_cmd_stats(int argc, char **argv)
 		       " zstd-compressed)%s\n",
 		       t.segments, t.blocks, t.zstd_blocks,
 		       t.truncated ? "; some cut short, see warnings" : "");
-		printf("host        %s, %s, %u CPUs\n", t.host.hostname, t.host.kernel,
-		       t.host.cpus);
+		printf("host        %s, %s, %u CPUs, %.1f GiB memory\n", t.host.hostname,
+		       t.host.kernel, t.host.cpus, t.host.mem_bytes / 1073741824.0);
+		printf("disks       %s\n", t.host.disks[0] ? t.host.disks : "-");
+		printf("target      %s\n", t.host.target[0] ? t.host.target : "-");
 		printf("time span   %.6f s\n",
 		       t.last_end > t.first_ts ? (t.last_end - t.first_ts) / 1e9 : 0.0);
 		printf("dropped     %" PRIu64 "\n", t.dropped);

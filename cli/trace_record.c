@@ -25,7 +25,8 @@ static const char usage[] =
     "pid/tid, command, device, inode, file offset, size, flags, return value and\n"
     "latency, into trace segments in DIR (format: docs/trace-format.md). Needs root\n"
     "and kernel BTF. Stops at Ctrl-C/SIGTERM, after -d, or when CMD exits; what was\n"
-    "captured is flushed and the open segment closed in every case.\n\n"
+    "captured is flushed and the open segment closed in every case. With -p,\n"
+    "recording also stops when every listed process has exited.\n\n"
     "Targets (one of):\n"
     "  -a, --all            every process on the system (but osprof itself)\n"
     "  -p, --pid PID[,PID]  these processes and all their threads\n"
@@ -81,6 +82,14 @@ static pid_t spawn_held(char **argv, int *release_fd)
 	close(p[0]);
 	*release_fd = p[1];
 	return pid;
+}
+
+static int any_alive(const pid_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kill(pids[i], 0) == 0 || errno != ESRCH)
+			return 1;
+	return 0;
 }
 
 static int parse_mb(const char *flag, const char *arg, uint64_t *bytes)
@@ -320,6 +329,10 @@ int trace_cmd_record(int argc, char **argv)
 		osp_trace_writer_tick(w);
 		if (stop_sig || (duration && osp_now_ns() - start >= duration))
 			break;
+		if (s.npids && !any_alive(s.pids, s.npids)) {
+			fprintf(stderr, "osprof trace: every -p process has exited\n");
+			break;
+		}
 		if (child_pid > 0) {
 			int st;
 			pid_t p = waitpid(child_pid, &st, WNOHANG);

@@ -324,9 +324,13 @@ static int flush_block(struct osp_trace_writer *w)
 			goto out;
 		}
 	}
-	if (w->fd < 0 && (rc = open_segment(w)) < 0) {
-		drop_block(w, rc, "cannot open a new segment");
-		goto out;
+	if (w->fd < 0) {
+		if ((rc = open_segment(w)) < 0) {
+			drop_block(w, rc, "cannot open a new segment");
+			goto out;
+		}
+		/* segments open lazily; -G counts from their first event */
+		w->seg_clock = w->block_clock;
 	}
 	h.dropped = w->pending_drops;
 	if ((rc = write_block(w, &h, payload)) < 0) {

@@ -46,7 +46,7 @@ struct fs_pending {
 	__u16 op;
 };
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH); /* spans never ended must not fill it */
 	__type(key, __u32);
 	__type(value, struct fs_pending);
 	__uint(max_entries, 16384);
@@ -60,7 +60,7 @@ struct blk_pending {
 	char comm[16];
 };
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH); /* spans never ended must not fill it */
 	__type(key, __u64);
 	__type(value, struct blk_pending);
 	__uint(max_entries, 16384);

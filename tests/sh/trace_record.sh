@@ -99,4 +99,12 @@ expect_eq "raw_tp: writes with an inode" "$n" 64
 "$OSPROF" trace stats "$TMP/z" >"$TMP/zstats"
 grep -Eq "^segments +1 \(1 blocks, 1 zstd-compressed\)" "$TMP/zstats" || fail "no zstd block: $(cat "$TMP/zstats")"
 expect_eq "--zstd writes" "$(awk '$1 == "write" {print $3}' "$TMP/zstats")" 64
+# -G: a new segment each second (the pause is the workload, not a wait)
+mkdir -p "$TMP/w1" "$TMP/w2"
+"$OSPROF" trace record -G 1 -w "$TMP/g" -- sh -c "$W $TMP/w1 && sleep 1.5 && $W $TMP/w2" 2>"$TMP/g.err" ||
+	fail "-G record failed: $(cat "$TMP/g.err")"
+nseg=$(ls "$TMP/g"/*.ospt | wc -l)
+[ "$nseg" -ge 2 ] || fail "-G 1 over 1.5 s gave $nseg segment(s)"
+expect_eq "-G: writes across segments" \
+	"$("$OSPROF" trace dump --no-header --op write "$TMP/g" | awk '$10 == 4096' | wc -l)" 128
 echo "ok: exact counts, offsets, filters, exports, trace profile == live syscall profile, raw_tp"

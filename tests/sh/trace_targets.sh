@@ -58,8 +58,8 @@ run_case() {
 	echo "ok $name"
 }
 
-run_case all INT -a
-run_case pid TERM -p PID
+run_case all TERM -a
+run_case pid INT -p PID
 # -p follows the process, not other processes
 others=$("$OSPROF" trace dump --no-header "$TMP/pid" | awk '{print $3}' | sort -u | wc -l)
 expect_eq "-p: processes in the trace" "$others" 1
