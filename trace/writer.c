@@ -325,7 +325,12 @@ static int flush_block(struct osp_trace_writer *w)
 		}
 	}
 	if (w->fd < 0) {
-		if ((rc = open_segment(w)) < 0) {
+		rc = open_segment(w);
+		if (rc == -ENOSPC && w->archive && w->nclosed) {
+			evict_oldest(w, "disk full");
+			rc = open_segment(w);
+		}
+		if (rc < 0) {
 			drop_block(w, rc, "cannot open a new segment");
 			goto out;
 		}
@@ -333,7 +338,14 @@ static int flush_block(struct osp_trace_writer *w)
 		w->seg_clock = w->block_clock;
 	}
 	h.dropped = w->pending_drops;
-	if ((rc = write_block(w, &h, payload)) < 0) {
+	rc = write_block(w, &h, payload);
+	/* Disk full with an archive: move the oldest closed segment away (seed
+	 * 004's manager) and try once more before dropping. Same when opening. */
+	if (rc == -ENOSPC && w->archive && w->nclosed) {
+		evict_oldest(w, "disk full");
+		rc = write_block(w, &h, payload);
+	}
+	if (rc < 0) {
 		drop_block(w, rc, w->seg_path);
 		goto out;
 	}

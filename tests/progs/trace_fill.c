@@ -1,7 +1,7 @@
 /* Writes N synthetic events through the trace writer into DIR and checks
  * what can be read back: the events that were not dropped, in order and
  * intact. For the disk-full and budget tests (tests/sh/trace_disk.sh).
- * Usage: trace_fill DIR N [--zstd] [-C BYTES] [--max-disk BYTES]
+ * Usage: trace_fill DIR N [--zstd] [-C BYTES] [--max-disk BYTES] [--archive DIR]
  *                         [--free-at K FILE]   (unlink FILE after K events)
  * Prints "written=W dropped=D segments=S deleted=X read=R stored_drops=SD". */
 #include <stdio.h>
@@ -29,6 +29,8 @@ int main(int argc, char **argv)
 			o.zstd = 1;
 		else if (!strcmp(argv[i], "-C") && i + 1 < argc)
 			o.rotate_bytes = strtoull(argv[++i], NULL, 10);
+		else if (!strcmp(argv[i], "--archive") && i + 1 < argc)
+			o.archive = argv[++i];
 		else if (!strcmp(argv[i], "--max-disk") && i + 1 < argc)
 			o.max_disk = strtoull(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "--free-at") && i + 2 < argc) {
@@ -64,42 +66,49 @@ int main(int argc, char **argv)
 	unsigned long read = 0, gi = 0, stored = 0;
 	int bad = 0;
 	tg_init(&g, 42);
-	if (osp_trace_list(argv[1], &paths, &np, err, sizeof(err)) < 0) {
-		fprintf(stderr, "trace_fill: %s\n", err);
-		return 1;
-	}
-	for (size_t i = 0; i < np && !bad; i++) {
-		struct osp_trace_reader *r = osp_trace_reader_open(paths[i], err, sizeof(err));
-		if (!r) {
+	/* the archive holds the older segments */
+	for (int pass = o.archive ? 0 : 1; pass < 2 && !bad; pass++) {
+		if (osp_trace_list(pass ? argv[1] : o.archive, &paths, &np, err, sizeof(err)) < 0) {
 			fprintf(stderr, "trace_fill: %s\n", err);
-			bad = 1;
-			break;
+			return 1;
 		}
-		while (osp_trace_reader_next(r, &ev) == 1) {
-			do {
-				if (gi++ >= n) {
-					fprintf(stderr,
-					        "trace_fill: event %lu not in the sequence\n",
-					        read);
-					bad = 1;
-					break;
-				}
-				tg_next(&g, &want);
-			} while (!tg_equal(&ev, &want));
-			if (bad)
+		for (size_t i = 0; i < np && !bad; i++) {
+			struct osp_trace_reader *r =
+			    osp_trace_reader_open(paths[i], err, sizeof(err));
+			if (!r) {
+				fprintf(stderr, "trace_fill: %s\n", err);
+				bad = 1;
 				break;
-			read++;
+			}
+			while (osp_trace_reader_next(r, &ev) == 1) {
+				do {
+					if (gi++ >= n) {
+						fprintf(
+						    stderr,
+						    "trace_fill: event %lu not in the sequence\n",
+						    read);
+						bad = 1;
+						break;
+					}
+					tg_next(&g, &want);
+				} while (!tg_equal(&ev, &want));
+				if (bad)
+					break;
+				read++;
+			}
+			struct osp_trace_reader_stats rs;
+			osp_trace_reader_get_stats(r, &rs);
+			stored += rs.dropped;
+			if (osp_trace_reader_warning(r))
+				fprintf(stderr, "trace_fill: %s\n", osp_trace_reader_warning(r));
+			osp_trace_reader_close(r);
 		}
-		struct osp_trace_reader_stats rs;
-		osp_trace_reader_get_stats(r, &rs);
-		stored += rs.dropped;
-		if (osp_trace_reader_warning(r))
-			fprintf(stderr, "trace_fill: %s\n", osp_trace_reader_warning(r));
-		osp_trace_reader_close(r);
+		osp_trace_list_free(paths, np);
 	}
-	osp_trace_list_free(paths, np);
-	printf("written=%llu dropped=%llu segments=%llu deleted=%llu read=%lu stored_drops=%lu\n",
+	printf("written=%llu dropped=%llu segments=%llu deleted=%llu archived=%llu read=%lu "
+	       "stored_drops=%lu\n",
 	       (unsigned long long)st.events, (unsigned long long)st.dropped,
-	       (unsigned long long)st.segments, (unsigned long long)st.deleted, read, stored);
+	       (unsigned long long)st.segments, (unsigned long long)st.deleted,
+	       (unsigned long long)st.archived, read, stored);
 	return bad;
 }

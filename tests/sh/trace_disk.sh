@@ -32,6 +32,18 @@ grep -q "writing again" "$TMP/err" || fail "did not resume after space was freed
 [ "$w" -gt 20000 ] || fail "writing did not resume (only $w events written)"
 rm -rf "$MNT/full"
 
+# 1b. Disk full with --archive (and a budget larger than the disk): the
+#     oldest closed segment moves to the archive and nothing is dropped.
+dd if=/dev/zero of="$MNT/filler" bs=64k count=26 2>/dev/null # leaves ~384 KiB
+"$FILL" "$MNT/arch" 100000 -C 65536 --max-disk 1048576 --archive "$TMP/archive-fill" \
+	>"$TMP/out" 2>"$TMP/err" || fail "archive read-back failed: $(cat "$TMP/out" "$TMP/err")"
+cat "$TMP/out"
+expect_eq "full disk with --archive: dropped" "$(field dropped "$TMP/out")" 0
+expect_eq "full disk with --archive: read back" "$(field read "$TMP/out")" 100000
+[ "$(field archived "$TMP/out")" -gt 0 ] || fail "nothing archived on a full disk"
+grep -q "(disk full)" "$TMP/err" || fail "no disk-full archiving message: $(cat "$TMP/err")"
+rm -rf "$MNT/arch"
+
 # 2. The real recorder on a full disk: exit 0, drops reported, nothing corrupt.
 dd if=/dev/zero of="$MNT/filler" bs=64k 2>/dev/null # fills it completely
 if [ -r /sys/kernel/btf/vmlinux ]; then
