@@ -3,16 +3,18 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <uthash.h>
 #include "cli/cli.h"
 #include "cli/trace_cmds.h"
 #include "cli/trace_common.h"
 
 static const char dump_usage[] =
-    "usage: osprof trace dump [FILTERS] [--no-header] DIR|FILE\n\n"
+    "usage: osprof trace dump [FILTERS] [--no-header] [--wall] DIR|FILE\n\n"
     "Prints the events of a trace (a segment file, or every segment of a\n"
     "directory in time order), one per line:\n"
-    "  TIME(s)  seconds since the first event of the trace (operation start)\n"
+    "  TIME(s)  seconds since the first event of the trace (operation start);\n"
+    "           with --wall, local wall-clock time HH:MM:SS.microseconds\n"
     "  COMM PID TID  the thread; LAYER OP  where and what (syscall read, block\n"
     "  rq_write, fs ext4_sync_file ...); DEV INODE  the file (major:minor, 0 when\n"
     "  none); OFFSET SIZE  position and bytes asked; RET  the return value;\n"
@@ -29,12 +31,17 @@ static const char stats_usage[] =
     "compression.\n\n" TRACE_FILTER_HELP;
 
 /* Common option loop of dump/stats: filters, --help, one path. */
+struct dump_opts {
+	int no_header, wall;
+};
+
 static int parse(const char *cmd, const char *usage, int argc, char **argv, struct trace_filter *f,
-                 const char **path, int *no_header)
+                 const char **path, struct dump_opts *d)
 {
 	static const struct option longopts[] = {
 	    TRACE_FILTER_LONGOPTS,
 	    {"no-header", no_argument, NULL, 1},
+	    {"wall", no_argument, NULL, 2},
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
@@ -47,8 +54,8 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv, stru
 			fputs(usage, stdout);
 			return -1;
 		}
-		if (c == 1 && no_header) {
-			*no_header = 1;
+		if ((c == 1 || c == 2) && d) {
+			*(c == 1 ? &d->no_header : &d->wall) = 1;
 			continue;
 		}
 		if (c == ':')
@@ -69,6 +76,8 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv, stru
 struct dump_ctx {
 	uint64_t origin;
 	int have_origin;
+	int wall;
+	int64_t mono_to_wall; /* start_wall_ns - start_mono_ns of the first segment */
 };
 
 static int print_event(void *vctx, const struct osp_trace_event *ev)
@@ -79,10 +88,20 @@ static int print_event(void *vctx, const struct osp_trace_event *ev)
 		d->origin = ev->ts_ns;
 		d->have_origin = 1;
 	}
-	double t = ((double)ev->ts_ns - (double)d->origin) / 1e9;
-	printf("%-12.6f %-15s %-7u %-7u %-7s %-16s %-8s %-10" PRIu64 " %-12" PRIu64 " %-10" PRIu64
+	char when[40];
+	if (d->wall) {
+		uint64_t w = ev->ts_ns + (uint64_t)d->mono_to_wall;
+		time_t sec = (time_t)(w / 1000000000u);
+		struct tm tm;
+		localtime_r(&sec, &tm);
+		size_t n = strftime(when, sizeof(when), "%H:%M:%S", &tm);
+		snprintf(when + n, sizeof(when) - n, ".%06u", (unsigned)(w % 1000000000u / 1000));
+	} else {
+		snprintf(when, sizeof(when), "%.6f", ((double)ev->ts_ns - (double)d->origin) / 1e9);
+	}
+	printf("%-15s %-15s %-7u %-7u %-7s %-16s %-8s %-10" PRIu64 " %-12" PRIu64 " %-10" PRIu64
 	       " %-10" PRId64 " %10.3f 0x%" PRIx64 "\n",
-	       t, ev->comm[0] ? ev->comm : "?", ev->pid, ev->tid,
+	       when, ev->comm[0] ? ev->comm : "?", ev->pid, ev->tid,
 	       osp_trace_layer_name(osp_trace_op_layer(ev->op)),
 	       osp_trace_op_name(ev->op) ? osp_trace_op_name(ev->op) : "unknown",
 	       trace_dev_str(ev->dev, dev, sizeof(dev)), ev->ino, ev->off, ev->size, ev->ret,
@@ -94,8 +113,8 @@ int trace_cmd_dump(int argc, char **argv)
 {
 	struct trace_filter f;
 	const char *path;
-	int no_header = 0;
-	int rc = parse("trace dump", dump_usage, argc, argv, &f, &path, &no_header);
+	struct dump_opts o = {0};
+	int rc = parse("trace dump", dump_usage, argc, argv, &f, &path, &o);
 	if (rc)
 		return rc < 0 ? OSP_EXIT_OK : rc;
 	struct trace_totals t;
@@ -106,10 +125,12 @@ int trace_cmd_dump(int argc, char **argv)
 		return rc;
 	d.origin = t.first_ts;
 	d.have_origin = 1;
-	if (!no_header)
-		printf("%-12s %-15s %-7s %-7s %-7s %-16s %-8s %-10s %-12s %-10s %-10s %10s %s\n",
-		       "TIME(s)", "COMM", "PID", "TID", "LAYER", "OP", "DEV", "INODE", "OFFSET",
-		       "SIZE", "RET", "LAT(us)", "ARG");
+	d.wall = o.wall;
+	d.mono_to_wall = (int64_t)(t.host.start_wall_ns - t.host.start_mono_ns);
+	if (!o.no_header)
+		printf("%-15s %-15s %-7s %-7s %-7s %-16s %-8s %-10s %-12s %-10s %-10s %10s %s\n",
+		       o.wall ? "TIME" : "TIME(s)", "COMM", "PID", "TID", "LAYER", "OP", "DEV",
+		       "INODE", "OFFSET", "SIZE", "RET", "LAT(us)", "ARG");
 	rc = trace_walk("dump", path, &f, print_event, &d, &t);
 	if (fflush(stdout) || ferror(stdout))
 		return OSP_EXIT_FAIL;

@@ -9,7 +9,7 @@ make -s -C "$ROOT" BUILD="$BUILD" "$bin" >"$TMP/build.log" 2>&1 || {
 }
 mkdir -p "$TMP/corpus"
 cp "$ROOT"/tests/fuzz/corpus/fuzz_trace_reader/* "$TMP/corpus/"
-"$bin" -max_total_time="${OSPROF_FUZZ_SECONDS:-15}" -rss_limit_mb=1024 -artifact_prefix="$TMP/" \
+"$bin" -max_total_time="${OSPROF_FUZZ_SECONDS:-10}" -rss_limit_mb=1024 -artifact_prefix="$TMP/" \
 	"$TMP/corpus" >"$TMP/fuzz.log" 2>&1 || {
 	tail -n 40 "$TMP/fuzz.log"
 	fail "fuzz_trace_reader crashed (reproducer in the log above)"

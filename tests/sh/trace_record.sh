@@ -6,8 +6,10 @@ need_root
 need_btf
 W=$PROGS/trace_workload
 mkdir -p "$TMP/work"
+t_start=$(date +%s)
 "$OSPROF" trace record -w "$TMP/t" --layers fs,block -- "$W" "$TMP/work" 2>"$TMP/rec.err" ||
 	fail "record failed: $(cat "$TMP/rec.err")"
+t_end=$(date +%s)
 grep -q "0 dropped" "$TMP/rec.err" || fail "events dropped: $(cat "$TMP/rec.err")"
 "$OSPROF" trace dump --no-header "$TMP/t" >"$TMP/dump" 2>"$TMP/dump.err" || fail "dump failed"
 [ -s "$TMP/dump.err" ] && fail "dump warned: $(cat "$TMP/dump.err")"
@@ -36,6 +38,11 @@ done
 	awk '$9 != (NR-1)*8192 {bad++} END {exit bad}' || fail "pread64 offsets wrong"
 last=$("$OSPROF" trace dump --no-header --inode "$ino" --op read "$TMP/t" | tail -1 | awk '{print $9, $11}')
 expect_eq "EOF read (offset, ret)" "$last" "262144 0"
+# --wall: local clock time of the recording
+wall=$("$OSPROF" trace dump --wall --no-header "$TMP/t" | head -n 1 | cut -c1-8)
+ws=$(date -d "$wall" +%s) || fail "--wall printed '$wall'"
+[ "$ws" -ge $((t_start - 1)) ] && [ "$ws" -le $((t_end + 1)) ] ||
+	fail "--wall time $wall is not between the start and end of the recording"
 # filters
 expect_eq "--min-lat 1h" "$("$OSPROF" trace dump --no-header --min-lat 1h "$TMP/t" | wc -l)" 0
 pid=$(awk 'NR==1 {print $3}' "$TMP/dump")
