@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		struct osp_set *half = osp_set_new(s->r);
 		for (size_t i = 0; half && i < s->n / 2; i++) {
 			const struct osp_profile *p = s->profiles[i];
-			struct osp_profile *q = osp_set_get(half, p->layer, p->op, p->dims, p->ndims);
+			struct osp_profile *q =
+			    osp_set_get(half, p->layer, p->op, p->dims, p->ndims);
 			if (q && q->unit == p->unit)
 				osp_hist_merge(&q->hist, &p->hist);
 		}
