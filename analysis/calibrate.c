@@ -549,7 +549,11 @@ unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *p
 		if (t <= 0)
 			continue;
 		double d = fabs(log2(t / pk->mean_ns));
-		if (!((t >= (double)pk->lo_ns && t <= (double)pk->hi_ns) || d <= 0.5))
+		/* Inside the range counts only for peaks up to two octaves wide:
+		 * a wide peak's range holds many unrelated times. */
+		int inside = t >= (double)pk->lo_ns && t <= (double)pk->hi_ns &&
+		             (double)pk->hi_ns <= 4.0 * (double)(pk->lo_ns ? pk->lo_ns : 1);
+		if (!inside && d > 0.5)
 			continue;
 		const char *label = osp_calib_label(p->op);
 		m[n].label = label ? label : p->op;

@@ -238,9 +238,9 @@ struct osp_set *osp_calib_load_default(void);
 /* The characteristic time of a calibration profile: its median. */
 double osp_calib_time(const struct osp_profile *p);
 
-/* Calibration ops whose characteristic time falls inside the peak's value
- * range or within a factor sqrt(2) of its mean, closest first; up to max
- * labels into names. Returns how many. */
+/* Calibration ops whose characteristic time is within a factor sqrt(2) of
+ * the peak's mean, or inside its value range when that spans at most two
+ * octaves; closest first; up to max labels into names. Returns how many. */
 unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *pk,
                            const char **names, unsigned max);
 
