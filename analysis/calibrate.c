@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -101,6 +103,14 @@ static void null_syscall(struct osp_set *s)
 
 static int make_file(const char *dir, char *path, size_t len, FILE *log)
 {
+	struct statfs sf;
+	/* tmpfs has no disk behind it (and refuses O_DIRECT): its "disk"
+	 * times would be memory times under disk names. */
+	if (statfs(dir, &sf) == 0 && (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)) {
+		skipped(log, "disk items",
+		        "the directory is on tmpfs/ramfs; use --dir on a real disk");
+		return -1;
+	}
 	snprintf(path, len, "%s/osprof-calib.%d", dir, (int)getpid());
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0) {

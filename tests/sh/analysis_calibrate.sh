@@ -44,6 +44,13 @@ print("worst factor between runs: %.2f" % worst)
 # This machine is shared and loaded: allow a factor 4, report the truth.
 assert worst <= 4, "unstable beyond a factor 4"
 PY
+# On tmpfs the disk items are refused with a reason, the others measured.
+if [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ]; then
+	"$OSPROF" calibrate -q --dir /dev/shm -o "$TMP/shm.osp" 2>"$TMP/shm.err" || fail "calibrate on tmpfs"
+	grep -q "skipped disk items: the directory is on tmpfs" "$TMP/shm.err" || fail "tmpfs not refused"
+	grep -q "^profile calib odirect_read_4k" "$TMP/shm.osp" && fail "O_DIRECT item measured on tmpfs"
+	grep -q "^profile calib null_syscall" "$TMP/shm.osp" || fail "other items missing on tmpfs"
+fi
 # SIGINT part-way: what was measured is saved, exit status 1, no scratch
 # file left. (calibrate takes > 1 s, so 0.3 s interrupts it; any moment would
 # do.)
