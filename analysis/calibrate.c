@@ -36,7 +36,7 @@ static const struct {
     {"odirect_read_4k", "O_DIRECT 4 KiB random read"},
     {"seq_read_64k", "O_DIRECT 64 KiB sequential read"},
     {"write_fsync_4k", "4 KiB write + fsync"},
-    {"ctx_switch", "context switch (pipe, same CPU)"},
+    {"ctx_switch", "context switch (pipe ping-pong)"},
     {"thread_wakeup", "thread wake-up (other CPU)"},
     {"futex_handoff", "futex hand-off (same CPU)"},
     {"timer_irq", "timer interrupt"},
