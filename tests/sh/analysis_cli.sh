@@ -109,6 +109,16 @@ PY
 "$OSPROF" diff --all --min-share 100 --min-ops-share 100 "$C/cache-warm-1.osp" "$C/cache-cold-1.osp" >"$TMP/d.txt"
 grep -q '^0 differ, ' "$TMP/d.txt" && grep -Eq 'insignificant +[0-9]+  app:pread4k' "$TMP/d.txt" || fail "--min-share: $(cat "$TMP/d.txt")"
 
+# --min-count makes small profiles insignificant; --near-equal widens phase 1.
+"$OSPROF" diff --json --min-count 5000 "$C/sleep-none-1.osp" "$C/sleep-sleep-1.osp" | grep -q '"op":"step",.*"verdict":"insignificant"' ||
+	fail "--min-count"
+"$OSPROF" diff --json --near-equal 100 "$TMP/a.osp" "$TMP/b.osp" | grep -q '"op":"step",.*"verdict":"similar","metric":"EMD","phase":1' ||
+	fail "--near-equal"
+# --top and --procs of peaks.
+[ "$("$OSPROF" peaks --json --top 2 "$C/procs-two-1.osp" | wc -l)" -eq 2 ] || fail "peaks --top 2"
+"$OSPROF" peaks --json --preemption --quantum 2ms --procs 3 "$C/procs-two-1.osp" |
+	grep -q '"preemption":{"quantum_ns":2000000,"nprocs":3,"source":"--quantum"' || fail "--quantum/--procs"
+
 # Errors: one line naming the culprit, exit status 2.
 expect_rc() { local want=$1; shift; "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?; [ "$rc" -eq "$want" ] || fail "$*: exit $rc, want $want"; }
 expect_rc 2 "$OSPROF" diff -m kl "$TMP/a.osp" "$TMP/b.osp"
