@@ -32,9 +32,10 @@ static double share_in(const struct osp_hist *h, const double *est, unsigned fir
  * stalls (preemptions, timer slack, interrupts) can hold most of the latency
  * of a fast op, and they come and go between runs of the same workload;
  * phase 1's totals and the metric see latency. */
-static int significant(const struct osp_peak *p, double min)
+static int significant(const struct osp_peak *p, const struct osp_cmp_opts *o)
 {
-	return p->share_ops >= min;
+	return p->share_ops >= o->peak_min_share ||
+	       (p->share_lat >= o->peak_lat_share && p->share_ops >= o->peak_lat_ops);
 }
 
 static void range_text(const struct osp_peak *p, char *buf, size_t len)
@@ -63,11 +64,12 @@ struct sig {
 	int matched[64];
 };
 
-static void collect(const struct osp_peak *pk, unsigned n, double min, struct sig *s)
+static void collect(const struct osp_peak *pk, unsigned n, const struct osp_cmp_opts *o,
+                    struct sig *s)
 {
 	s->n = 0;
 	for (unsigned k = 0; k < n && s->n < 64; k++)
-		if (significant(&pk[k], min)) {
+		if (significant(&pk[k], o)) {
 			s->p[s->n] = &pk[k];
 			s->matched[s->n++] = 0;
 		}
@@ -137,8 +139,8 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 		struct sig sa, sb;
 		osp_bucket_estimates(a, ea);
 		osp_bucket_estimates(b, eb);
-		collect(pa, na < max ? na : max, o->peak_min_share, &sa);
-		collect(pb, nbk < max ? nbk : max, o->peak_min_share, &sb);
+		collect(pa, na < max ? na : max, o, &sa);
+		collect(pb, nbk < max ? nbk : max, o, &sb);
 		match(&sa, &sb, OSP_PEAK_MATCH_OCTAVES);
 		const struct osp_peak *gone = NULL, *added = NULL;
 		unsigned ngone = 0, nadded = 0;

@@ -35,7 +35,8 @@ rm -f "$OUT"/*.osp
 # scenario:base:changed:changed ops (comma-separated)
 SCENARIOS="cache:warm:cold:app:pread4k,user:pread,syscall:pread64
 procs:one:two:app:locked,user:flock,syscall:flock
-direct:buffered:odirect:app:pread4k,user:pread,syscall:pread64 sleep:none:sleep:app:step"
+direct:buffered:odirect:app:pread4k,user:pread,syscall:pread64 sleep:none:sleep:app:step
+partial:warm:partial:app:pread4k,user:pread,syscall:pread64 rare:none:rare:app:step"
 labels=$OUT/labels
 {
 	echo "# A B PROFILE LABEL (same|differs), set by construction; see scripts/capture-corpus.sh"

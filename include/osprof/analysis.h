@@ -133,8 +133,12 @@ struct osp_cmp_opts {
 	struct osp_peak_opts peaks;
 	double near_equal;     /* totals within this fraction: "similar", 0.05 */
 	double very_different; /* totals differ by this factor - 1: 100, 1.0 */
-	double peak_min_share; /* peaks below this share of ops and latency
-	                          are ignored when comparing peaks, 0.05 */
+	double peak_min_share; /* a peak with this share of the ops counts when
+	                          comparing peaks, 0.02 */
+	double peak_lat_share; /* so does one with this share of the latency */
+	double peak_lat_ops;   /* and at least this share of the ops (off by
+	                          default: 2, 0.01; stall peaks that hold most
+	                          of the latency vary between runs) */
 	double peak_vanish;    /* a peak's range holding < this fraction of
 	                          its share on the other side is gone, 0.25 */
 };
