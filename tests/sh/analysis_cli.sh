@@ -40,13 +40,16 @@ grep -q 'PEAK BUCKETS   RANGE' "$TMP/p.txt" || fail "peaks table header"
 grep -Eq '^ +1 1[12]-1[34] +[0-9.]+ us - [0-9.]+ us' "$TMP/p.txt" || fail "peak 1 row: $(sed -n 3p "$TMP/p.txt")"
 
 # Annotation with a calibration: a peak at a characteristic time says so.
-cat >"$TMP/cal.osp" <<'OSP'
+# The calibration puts the O_DIRECT read time at this capture's main peak.
+m=$(mean_of "$C/direct-odirect-1.osp")
+idx=$(python3 -c "print(int($m).bit_length())")
+cat >"$TMP/cal.osp" <<OSP
 osprof-profile-set 1
 r 1
 slice_ns 0
 profile calib odirect_read_4k
-stats 10 800000 70000 90000
-buckets 17:10
+stats 10 $((10 * m)) $m $m
+buckets $idx:10
 end 1
 OSP
 OSPROF_CALIBRATION=$TMP/cal.osp "$OSPROF" peaks "$C/direct-odirect-1.osp" >"$TMP/p.txt" || fail "peaks with calibration"
