@@ -115,7 +115,10 @@ grep -q '^0 differ, ' "$TMP/d.txt" && grep -Eq 'insignificant +[0-9]+  app:pread
 # --min-count makes small profiles insignificant; --near-equal widens phase 1.
 "$OSPROF" diff --json --min-count 5000 "$C/sleep-none-1.osp" "$C/sleep-sleep-1.osp" | grep -q '"op":"step",.*"verdict":"insignificant"' ||
 	fail "--min-count"
-"$OSPROF" diff --json --near-equal 100 "$TMP/a.osp" "$TMP/b.osp" | grep -q '"op":"step",.*"verdict":"similar","metric":"EMD","phase":1' ||
+sed 's/^stats 1000 6000000 /stats 1000 8000000 /' "$TMP/a.osp" >"$TMP/c.osp"
+"$OSPROF" diff --json "$TMP/a.osp" "$TMP/c.osp" | grep -q '"op":"step",.*"verdict":"similar","metric":"EMD","phase":3' ||
+	fail "same shape, +33 % total: phase 3"
+"$OSPROF" diff --json --near-equal 40 "$TMP/a.osp" "$TMP/c.osp" | grep -q '"op":"step",.*"verdict":"similar","metric":"EMD","phase":1' ||
 	fail "--near-equal"
 # --top and --procs of peaks.
 [ "$("$OSPROF" peaks --json --top 2 "$C/procs-two-1.osp" | wc -l)" -eq 2 ] || fail "peaks --top 2"
