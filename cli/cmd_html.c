@@ -25,6 +25,9 @@ static const char html_help[] =
     "\n"
     "Options:\n"
     "  -o, --output FILE   where to write (default osprof.html; '-' = stdout)\n"
+    "      --rootcause FOLDED  add a root-cause tree from folded call stacks\n"
+    "                      ('frame;frame;... COUNT' lines, as written by\n"
+    "                      'osprof rootcause --folded' or for flamegraph.pl)\n"
     "  -h, --help          this text\n"
     "\n"
     "Examples:\n"
@@ -36,15 +39,19 @@ static const char html_help[] =
 int cmd_html(int argc, char **argv)
 {
 	static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
+	                                   {"rootcause", required_argument, NULL, 1},
 	                                   {"help", no_argument, NULL, 'h'},
 	                                   {NULL, 0, NULL, 0}};
-	const char *out = "osprof.html";
+	const char *out = "osprof.html", *rcfile = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
+			break;
+		case 1:
+			rcfile = optarg;
 			break;
 		case 'h':
 			fputs(html_help, stdout);
@@ -64,6 +71,23 @@ int cmd_html(int argc, char **argv)
 		return OSP_EXIT_USAGE;
 	}
 	int rc = OSP_EXIT_OK;
+	struct osp_folded_set folded = {0};
+	if (rcfile) {
+		char err[512];
+		FILE *rf = fopen(rcfile, "r");
+		if (!rf) {
+			osp_err("html: --rootcause %s: %s", rcfile, strerror(errno));
+			rc = OSP_EXIT_USAGE;
+			goto out;
+		}
+		int r = osp_folded_read(rf, rcfile, &folded, err, sizeof(err));
+		fclose(rf);
+		if (r < 0) {
+			fprintf(stderr, "%s\n", err);
+			rc = OSP_EXIT_USAGE;
+			goto out;
+		}
+	}
 	if (b && b->r != a->r) {
 		osp_err(
 		    "html: %s has resolution r=%u but %s has r=%u; record both with the same -r",
@@ -77,7 +101,12 @@ int cmd_html(int argc, char **argv)
 		rc = OSP_EXIT_FAIL;
 		goto out;
 	}
-	if (osp_render_html(f, a, fa, b, fb) < 0) {
+	struct osp_html_opts ho = {.name_a = fa,
+	                           .b = b,
+	                           .name_b = fb,
+	                           .rootcause = rcfile ? &folded : NULL,
+	                           .rootcause_name = rcfile};
+	if (osp_render_html(f, a, &ho) < 0) {
 		osp_err("html: %s: write failed", out);
 		rc = OSP_EXIT_FAIL;
 	}
@@ -86,6 +115,7 @@ int cmd_html(int argc, char **argv)
 		rc = OSP_EXIT_FAIL;
 	}
 out:
+	osp_folded_free(&folded);
 	osp_set_free(a);
 	osp_set_free(b);
 	return rc;

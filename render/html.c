@@ -212,9 +212,22 @@ static const char *upto_marker(FILE *f, const char *t, const char *end, const ch
 	return close ? close + 3 : NULL;
 }
 
-int osp_render_html(FILE *f, const struct osp_set *a, const char *name_a, const struct osp_set *b,
-                    const char *name_b)
+static void rootcause_json(FILE *f, const struct osp_folded_set *rc, const char *name)
 {
+	fputs("{\"name\":", f);
+	js_str(f, name ? name : "");
+	fputs(",\"paths\":[", f);
+	for (size_t i = 0; i < rc->n; i++) {
+		fputs(i ? ",\n[" : "[", f);
+		js_str(f, rc->e[i].path);
+		fprintf(f, ",%llu]", (unsigned long long)rc->e[i].count);
+	}
+	fputs("]}", f);
+}
+
+int osp_render_html(FILE *f, const struct osp_set *a, const struct osp_html_opts *o)
+{
+	const struct osp_set *b = o->b;
 	const char *t = (const char *)render_html_report_html;
 	const char *end = t + render_html_report_html_len, *name = NULL;
 	while ((t = upto_marker(f, t, end, &name))) {
@@ -224,10 +237,10 @@ int osp_render_html(FILE *f, const struct osp_set *a, const char *name_a, const 
 			fwrite(render_html_report_js, 1, render_html_report_js_len, f);
 		} else if (!strncmp(name, "DATA", 4)) {
 			fputs("{\"version\":1,\"a\":", f);
-			set_json(f, a, name_a);
+			set_json(f, a, o->name_a);
 			fputs(",\n\"b\":", f);
 			if (b)
-				set_json(f, b, name_b);
+				set_json(f, b, o->name_b);
 			else
 				fputs("null", f);
 			fputs(",\n\"diff\":", f);
@@ -235,6 +248,11 @@ int osp_render_html(FILE *f, const struct osp_set *a, const char *name_a, const 
 				fputs("[]", f);
 			else if (diff_json(f, a, b) < 0)
 				return -1;
+			fputs(",\n\"rc\":", f);
+			if (o->rootcause)
+				rootcause_json(f, o->rootcause, o->rootcause_name);
+			else
+				fputs("null", f);
 			fputs("}", f);
 		}
 	}

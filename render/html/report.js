@@ -343,7 +343,7 @@
 	}
 	function renderTree() {
 		const host = $('#tree-root');
-		if (!A.profiles.length) { host.innerHTML = '<p class="empty">No profiles.</p>'; return; }
+		if (!A.profiles.length && !D.rc) { host.innerHTML = '<p class="empty">No profiles.</p>'; return; }
 		const procs = new Map();
 		A.profiles.forEach((p, i) => {
 			if (p.d.path !== undefined) return; /* root-cause paths get their own tree */
@@ -383,25 +383,28 @@
 		host.innerHTML = html;
 	}
 	/* Root-cause results: profiles with a "path" dimension holding a call
-	 * path, frames separated by ';' (outermost first), as DARC reports them. */
+	 * path, frames separated by ';' (outermost first), and the folded call
+	 * stacks given with --rootcause (counts only), merged into one tree. */
 	function rootCauseTree() {
 		const paths = A.profiles.map((p, i) => i).filter(i => A.profiles[i].d.path !== undefined);
-		if (!paths.length) return '';
+		const folded = D.rc ? D.rc.paths : [];
+		if (!paths.length && !folded.length) return '';
 		const root = { kids: new Map(), items: [], c: 0, t: 0 };
-		for (const i of paths) {
-			const p = A.profiles[i];
+		const descend = (path, c, t) => {
 			let n = root;
-			for (const f of String(p.d.path).split(';').filter(Boolean)) {
+			for (const f of String(path).split(';').filter(Boolean)) {
 				if (!n.kids.has(f)) n.kids.set(f, { kids: new Map(), items: [], c: 0, t: 0 });
 				n = n.kids.get(f);
-				n.c += p.c; n.t += p.t;
+				n.c += c; n.t += t;
 			}
-			n.items.push(i);
-		}
-		const walk = n => [...n.kids].sort((x, y) => y[1].t - x[1].t).map(([f, k]) =>
-			'<details open class="frame"><summary>' + esc(f) + '<span class="n">' + num(k.c) + ' ops · ' + fmt(k.t, 'ns') + '</span></summary>' +
+			return n;
+		};
+		for (const i of paths) descend(A.profiles[i].d.path, A.profiles[i].c, A.profiles[i].t).items.push(i);
+		for (const [path, c] of folded) descend(path, c, 0);
+		const walk = n => [...n.kids].sort((x, y) => (y[1].t - x[1].t) || (y[1].c - x[1].c)).map(([f, k]) =>
+			'<details open class="frame"><summary>' + esc(f) + '<span class="n">' + num(k.c) + ' ops' + (k.t ? ' · ' + fmt(k.t, 'ns') : '') + '</span></summary>' +
 			k.items.map(i => leaf(A.profiles[i], i)).join('') + walk(k) + '</details>').join('');
-		return '<h2>Root-cause call paths</h2><div class="rctree">' + walk(root) + '</div>';
+		return '<h2>Root-cause call paths' + (D.rc && D.rc.name ? ' <span class="n">(' + esc(D.rc.name) + ')</span>' : '') + '</h2><div class="rctree">' + walk(root) + '</div>';
 	}
 
 	/* ---------- diff ---------- */

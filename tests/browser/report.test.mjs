@@ -117,6 +117,10 @@ async function testDiff() {
 	});
 	check('diff: tree nests syscall > fs > block', nested);
 	check('diff: root-cause call paths shown', (await page.$$('#tree-root .rctree details.frame')).length >= 4);
+	// Folded stacks given with --rootcause join the same tree, counts summed per frame.
+	const frames = await page.$$eval('#tree-root .rctree summary', ss => ss.map(s => s.textContent));
+	const wantRc = D.rc ? D.rc.paths.filter(([p]) => p.split(';').includes('ext4_buffered_write_iter')).reduce((a, [, c]) => a + c, 0) : -1;
+	check('diff: folded root-cause stacks in the tree', wantRc > 0 && frames.some(f => f === 'ext4_buffered_write_iter' + wantRc + ' ops'), frames.join('|'));
 	await shot(page, 'report-tree.png');
 	await page.click('#tree-root .leaf >> nth=0');
 	check('diff: clicking a tree leaf opens its graph', await visible(page, '#view-graph') &&

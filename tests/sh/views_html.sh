@@ -21,7 +21,8 @@ mkdir -p "$ART"
 "$GEN" -o "$TMP/r4.osp" -n 4 -r 4 || fail "ospgen r4"
 
 OSPROF_CALIBRATION=$ROOT/tests/data/views-calib.osp \
-	"$OSPROF" html -o "$TMP/diff.html" "$TMP/a.osp" "$TMP/b.osp" || fail "html diff"
+	"$OSPROF" html -o "$TMP/diff.html" --rootcause "$ROOT/tests/data/views-rootcause.folded" \
+	"$TMP/a.osp" "$TMP/b.osp" || fail "html diff"
 for n in big huge empty single r4; do
 	"$OSPROF" html -o "$TMP/$n.html" "$TMP/$n.osp" || fail "html $n"
 done
@@ -43,6 +44,10 @@ grep -q "bad.osp:2" "$TMP/err" || fail "error does not name FILE:LINE: $(cat "$T
 "$OSPROF" html -o "$TMP/x.html" "$TMP/a.osp" "$TMP/r4.osp" 2>"$TMP/err"
 expect_eq "html A/B with different r exit" "$?" 2
 grep -q "r=4" "$TMP/err" || fail "resolution mismatch message: $(cat "$TMP/err")"
+printf 'a;b 1\nbroken\n' >"$TMP/bad.folded"
+"$OSPROF" html -o "$TMP/x.html" --rootcause "$TMP/bad.folded" "$TMP/a.osp" 2>"$TMP/err"
+expect_eq "bad --rootcause exit" "$?" 2
+grep -q "bad.folded:2: " "$TMP/err" || fail "bad folded file message: $(cat "$TMP/err")"
 
 cd "$ROOT/tests/browser" || fail "no tests/browser"
 node report.test.mjs "$ART" diff="$TMP/diff.html" big="$TMP/big.html" huge="$TMP/huge.html" \
