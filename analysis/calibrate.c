@@ -7,6 +7,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -33,14 +34,26 @@ static const struct {
     {"odirect_read_4k", "O_DIRECT 4 KiB random read"},
     {"seq_read_64k", "O_DIRECT 64 KiB sequential read"},
     {"write_fsync_4k", "4 KiB write + fsync"},
-    {"ctx_switch", "context switch (pipe ping-pong)"},
-    {"thread_wakeup", "thread wake-up"},
-    {"futex_handoff", "futex hand-off"},
+    {"ctx_switch", "context switch (pipe, same CPU)"},
+    {"thread_wakeup", "thread wake-up (other CPU)"},
+    {"futex_handoff", "futex hand-off (same CPU)"},
     {"timer_irq", "timer interrupt"},
     {"timer_tick", "timer tick period"},
     {"sched_slice", "scheduler time slice"},
     {"tcp_rtt", "loopback TCP round trip"},
 };
+
+static volatile sig_atomic_t stop_flag;
+
+void osp_calibrate_stop(void)
+{
+	stop_flag = 1;
+}
+
+static int stopped(void)
+{
+	return stop_flag != 0;
+}
 
 const char *osp_calib_label(const char *op)
 {
@@ -79,7 +92,7 @@ static uint64_t rnd(uint64_t *x)
 static void null_syscall(struct osp_set *s)
 {
 	struct osp_profile *p = prof(s, "null_syscall");
-	for (int i = 0; i < 20000; i++) {
+	for (int i = 0; i < 20000 && !stopped(); i++) {
 		uint64_t t0 = osp_now_ns();
 		syscall(SYS_getppid);
 		rec(s, p, osp_now_ns() - t0);
@@ -127,7 +140,7 @@ static void file_reads(struct osp_set *s, int fd, const char *path, FILE *log)
 	for (int i = 0; i < 256; i++)
 		if (pread(fd, buf, 4096, (off_t)i * 4096) < 0)
 			break;
-	for (int i = 0; i < 5000; i++) {
+	for (int i = 0; i < 5000 && !stopped(); i++) {
 		off_t off = (off_t)(rnd(&x) % 256) * 4096;
 		uint64_t t0 = osp_now_ns();
 		ssize_t n = pread(fd, buf, 4096, off);
@@ -143,7 +156,7 @@ static void file_reads(struct osp_set *s, int fd, const char *path, FILE *log)
 	}
 	p = prof(s, "odirect_read_4k");
 	uint64_t blocks = (uint64_t)FILE_MB * 256;
-	for (int i = 0; i < 400; i++) {
+	for (int i = 0; i < 400 && !stopped(); i++) {
 		off_t off = (off_t)(rnd(&x) % blocks) * 4096;
 		uint64_t t0 = osp_now_ns();
 		ssize_t n = pread(dfd, buf, 4096, off);
@@ -155,7 +168,7 @@ static void file_reads(struct osp_set *s, int fd, const char *path, FILE *log)
 		rec(s, p, t);
 	}
 	p = prof(s, "seq_read_64k");
-	for (off_t off = 0; off + 65536 <= (off_t)FILE_MB << 20; off += 65536) {
+	for (off_t off = 0; off + 65536 <= (off_t)FILE_MB << 20 && !stopped(); off += 65536) {
 		uint64_t t0 = osp_now_ns();
 		ssize_t n = pread(dfd, buf, 65536, off);
 		uint64_t t = osp_now_ns() - t0;
@@ -165,7 +178,7 @@ static void file_reads(struct osp_set *s, int fd, const char *path, FILE *log)
 	}
 	close(dfd);
 	p = prof(s, "write_fsync_4k");
-	for (int i = 0; i < 30; i++) {
+	for (int i = 0; i < 30 && !stopped(); i++) {
 		uint64_t t0 = osp_now_ns();
 		if (pwrite(fd, buf, 4096, (off_t)i * 4096) != 4096 || fsync(fd))
 			break;
@@ -197,6 +210,8 @@ static void ctx_switch(struct osp_set *s, FILE *log)
 	pid_t pid = fork();
 	if (pid == 0) {
 		char c;
+		close(ab[1]);
+		close(ba[0]);
 		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
 			;
 		_exit(0);
@@ -206,7 +221,7 @@ static void ctx_switch(struct osp_set *s, FILE *log)
 	if (pid > 0) {
 		struct osp_profile *p = prof(s, "ctx_switch");
 		char c = 'x';
-		for (int i = 0; i < 3000; i++) {
+		for (int i = 0; i < 3000 && !stopped(); i++) {
 			uint64_t t0 = osp_now_ns();
 			if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 				break;
@@ -230,11 +245,13 @@ static long futex(atomic_int *uaddr, int op, int val)
 struct wake {
 	atomic_int word; /* futex: the iteration the waiter may pass */
 	atomic_int go, ready, done;
+	atomic_int abort; /* the waker stopped early (interrupted) */
 	atomic_uint_fast64_t t0;
 	pthread_mutex_t lock;
 	struct osp_set *s;
 	struct osp_profile *p;
 	int mutex_mode, n;
+	int cpu; /* the waiter's CPU */
 };
 
 static void spin_ns(uint64_t ns)
@@ -244,17 +261,20 @@ static void spin_ns(uint64_t ns)
 		;
 }
 
-static void wait_for(atomic_int *v, int i)
+static void wait_for(atomic_int *v, int i, atomic_int *abort)
 {
-	while (atomic_load(v) < i)
+	while (atomic_load(v) < i && !(abort && atomic_load(abort)))
 		sched_yield();
 }
 
 static void *waiter(void *arg)
 {
 	struct wake *w = arg;
+	pin_to(w->cpu);
 	for (int i = 1; i <= w->n; i++) {
-		wait_for(&w->go, i);
+		wait_for(&w->go, i, &w->abort);
+		if (atomic_load(&w->go) < i)
+			break;
 		atomic_store(&w->ready, i);
 		uint64_t t;
 		if (w->mutex_mode) {
@@ -275,19 +295,34 @@ static void *waiter(void *arg)
 
 /* Per iteration the waker lets the waiter block (30 us), stamps the time
  * and releases it (futex wake or mutex unlock): the sample is the time until
- * the woken thread runs. Sequence numbers keep the two in lock step. */
-static void wakeups(struct osp_set *s, const char *op, int mutex_mode, int n)
+ * the woken thread runs. Sequence numbers keep the two in lock step.
+ * same_cpu: both threads on one CPU (a hand-off is a context switch), else
+ * the waiter on another CPU (a wake-up IPI; when that CPU sits idle, as on
+ * an unloaded VM, its idle exit is included: much slower than when busy). */
+static void wakeups(struct osp_set *s, const char *op, int mutex_mode, int same_cpu, int n)
 {
 	struct wake w = {.s = s, .p = prof(s, op), .mutex_mode = mutex_mode, .n = n};
+	cpu_set_t old;
+	sched_getaffinity(0, sizeof(old), &old);
+	int cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
+	w.cpu = cpu;
+	for (int c = 0; !same_cpu && c < CPU_SETSIZE; c++)
+		if (c != cpu && CPU_ISSET(c, &old)) {
+			w.cpu = c;
+			break;
+		}
+	pin_to(cpu);
 	pthread_mutex_init(&w.lock, NULL);
 	pthread_t th;
-	if (pthread_create(&th, NULL, waiter, &w))
+	if (pthread_create(&th, NULL, waiter, &w)) {
+		sched_setaffinity(0, sizeof(old), &old);
 		return;
-	for (int i = 1; i <= n; i++) {
+	}
+	for (int i = 1; i <= n && !stopped(); i++) {
 		if (mutex_mode)
 			pthread_mutex_lock(&w.lock);
 		atomic_store(&w.go, i);
-		wait_for(&w.ready, i);
+		wait_for(&w.ready, i, NULL);
 		spin_ns(30000);
 		atomic_store(&w.t0, osp_now_ns());
 		if (mutex_mode) {
@@ -296,10 +331,12 @@ static void wakeups(struct osp_set *s, const char *op, int mutex_mode, int n)
 			atomic_store(&w.word, i);
 			futex(&w.word, FUTEX_WAKE_PRIVATE, 1);
 		}
-		wait_for(&w.done, i);
+		wait_for(&w.done, i, NULL);
 	}
+	atomic_store(&w.abort, 1);
 	pthread_join(th, NULL);
 	pthread_mutex_destroy(&w.lock);
+	sched_setaffinity(0, sizeof(old), &old);
 }
 
 struct hog {
@@ -308,22 +345,29 @@ struct hog {
 	uint64_t min_gap, until;
 	int cpu;
 	pthread_mutex_t *m;
+	int runs; /* record the run lengths between gaps instead of the gaps */
 };
 
-/* Busy loop recording every gap in its own clock readings: time the CPU
- * was taken away (interrupts, other threads). */
+/* Busy loop watching its own clock readings: a gap is time the CPU was
+ * taken away (an interrupt, other threads); a run is how long the loop ran
+ * between two gaps, i.e. its time slice when gaps are preemptions. */
 static void *gaps(void *arg)
 {
 	struct hog *h = arg;
 	if (h->cpu >= 0)
 		pin_to(h->cpu);
-	uint64_t last = osp_now_ns();
-	while (last < h->until) {
+	uint64_t last = osp_now_ns(), run_start = 0;
+	while (last < h->until && !stopped()) {
 		uint64_t now = osp_now_ns();
 		if (now - last >= h->min_gap) {
-			pthread_mutex_lock(h->m);
-			rec(h->s, h->p, now - last);
-			pthread_mutex_unlock(h->m);
+			/* The first run started at an unknown point: skip it. */
+			uint64_t v = h->runs ? (run_start ? last - run_start : 0) : now - last;
+			run_start = now;
+			if (v) {
+				pthread_mutex_lock(h->m);
+				rec(h->s, h->p, v);
+				pthread_mutex_unlock(h->m);
+			}
 		}
 		last = now;
 	}
@@ -337,18 +381,20 @@ static void timer(struct osp_set *s)
 		rec(s, prof(s, "timer_tick"),
 		    (uint64_t)res.tv_sec * 1000000000ull + (uint64_t)res.tv_nsec);
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	struct hog h = {s, prof(s, "timer_irq"), 700, osp_now_ns() + 100000000ull, -1, &m};
+	struct hog h = {s, prof(s, "timer_irq"), 700, osp_now_ns() + 100000000ull, -1, &m, 0};
 	gaps(&h);
 }
 
-/* Two hogs on one CPU: each one's gaps are the other's time slices. */
+/* Two hogs on one CPU: each one's runs between preemptions (gaps of 50 us
+ * or more) are its time slices, the Q of seed 000 §3.3. Their gaps would
+ * measure (P-1)Q instead, P growing with whatever else runs there. */
 static void sched_slice(struct osp_set *s, FILE *log)
 {
 	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 	int cpu = sched_getcpu();
 	uint64_t until = osp_now_ns() + 300000000ull;
-	struct hog h[2] = {{s, prof(s, "sched_slice"), 100000, until, cpu < 0 ? 0 : cpu, &m},
-	                   {s, prof(s, "sched_slice"), 100000, until, cpu < 0 ? 0 : cpu, &m}};
+	struct hog h[2] = {{s, prof(s, "sched_slice"), 50000, until, cpu < 0 ? 0 : cpu, &m, 1},
+	                   {s, prof(s, "sched_slice"), 50000, until, cpu < 0 ? 0 : cpu, &m, 1}};
 	pthread_t th[2];
 	int started = 0;
 	for (int i = 0; i < 2; i++)
@@ -401,7 +447,7 @@ static void tcp_rtt(struct osp_set *s, FILE *log)
 		setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
 		struct osp_profile *p = prof(s, "tcp_rtt");
 		char c = 'x';
-		for (int i = 0; i < 2000; i++) {
+		for (int i = 0; i < 2000 && !stopped(); i++) {
 			uint64_t t0 = osp_now_ns();
 			if (write(fd, &c, 1) != 1 || read(fd, &c, 1) != 1)
 				break;
@@ -435,12 +481,21 @@ struct osp_set *osp_calibrate(const char *dir, FILE *log)
 		close(fd);
 		unlink(path);
 	}
-	ctx_switch(s, log);
-	wakeups(s, "thread_wakeup", 0, 1000);
-	wakeups(s, "futex_handoff", 1, 1000);
-	timer(s);
-	sched_slice(s, log);
-	tcp_rtt(s, log);
+	/* Each item checks the stop flag too; skipped ones stay empty. */
+	if (!stopped())
+		ctx_switch(s, log);
+	if (!stopped())
+		wakeups(s, "thread_wakeup", 0, 0, 1000);
+	if (!stopped())
+		wakeups(s, "futex_handoff", 1, 1, 1000);
+	if (!stopped())
+		timer(s);
+	if (!stopped())
+		sched_slice(s, log);
+	if (!stopped())
+		tcp_rtt(s, log);
+	if (stopped())
+		osp_set_meta(s, "interrupted", "1");
 	osp_set_metaf(s, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - t0));
 	return s;
 }

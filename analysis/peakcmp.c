@@ -1,17 +1,22 @@
 /* Phase 2 of the selection (seed 001 §3.2): do the significant peaks of two
  * histograms differ in number or position?
  *
- * Counting peaks directly is fragile (a 5 % peak may read 4.9 % in a repeat),
- * so a significant peak of one side "is missing" on the other only when the
- * other side's mass in the same bucket range is below peak_vanish times the
- * peak's share; it "moved" when the significant peaks overlapping it on the
- * other side all have a mean more than a factor 2 away. */
+ * Significant peaks of the two sides are paired by mean latency (closest
+ * first, at most 1.5 octaves apart). Counting peaks directly is fragile (a 5 %
+ * peak may read 4.9 % in a repeat, two peaks may merge), so an unpaired peak
+ * only counts as new or gone when the other side holds less than
+ * peak_vanish of its share in the same buckets. One gone and one new peak
+ * read as "peak moved". */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/analysis.h>
 #include <osprof/clock.h>
+
+/* Peaks whose means are this many octaves apart or less are the same peak;
+ * beyond, the phase-3 metric still sees smaller shifts (EMD: 1.2 octaves). */
+#define OSP_PEAK_MATCH_OCTAVES 1.5
 
 static double share_in(const struct osp_hist *h, const double *est, unsigned first, unsigned last,
                        int lat)
@@ -23,9 +28,13 @@ static double share_in(const struct osp_hist *h, const double *est, unsigned fir
 	return tot > 0 ? s / tot : 0;
 }
 
+/* A peak counts when it holds min of the ops. Not latency: a handful of
+ * stalls (preemptions, timer slack, interrupts) can hold most of the latency
+ * of a fast op, and they come and go between runs of the same workload;
+ * phase 1's totals and the metric see latency. */
 static int significant(const struct osp_peak *p, double min)
 {
-	return p->share_ops >= min || p->share_lat >= min;
+	return p->share_ops >= min;
 }
 
 static void range_text(const struct osp_peak *p, char *buf, size_t len)
@@ -47,59 +56,64 @@ static void append(char *reason, size_t len, const char *fmt, const char *a, con
 		snprintf(reason + used, len - used, fmt, a, b);
 }
 
-/* Significant peaks of `from` missing in `to` (reported with fmt) and, if
- * moves, those that moved. Returns 1 if any. */
-static int missing(const struct osp_hist *from, const struct osp_peak *pf, unsigned nf,
-                   const struct osp_hist *to, const double *est_to, const struct osp_peak *pt,
-                   unsigned nt, const struct osp_cmp_opts *o, const char *fmt, int moves,
-                   char *reason, size_t len)
+/* Significant peaks of one side, with whether each found a partner. */
+struct sig {
+	unsigned n;
+	const struct osp_peak *p[64];
+	int matched[64];
+};
+
+static void collect(const struct osp_peak *pk, unsigned n, double min, struct sig *s)
 {
-	int found = 0;
-	(void)from;
-	for (unsigned k = 0; k < nf; k++) {
-		const struct osp_peak *p = &pf[k];
-		if (!significant(p, o->peak_min_share))
-			continue;
-		double so = share_in(to, est_to, p->first, p->last, 0);
-		double sl = share_in(to, est_to, p->first, p->last, 1);
-		char txt[80];
-		if (so < o->peak_vanish * p->share_ops && sl < o->peak_vanish * p->share_lat) {
-			range_text(p, txt, sizeof(txt));
-			append(reason, len, fmt, txt, "");
-			found = 1;
-			continue;
+	s->n = 0;
+	for (unsigned k = 0; k < n && s->n < 64; k++)
+		if (significant(&pk[k], min)) {
+			s->p[s->n] = &pk[k];
+			s->matched[s->n++] = 0;
 		}
-		/* Moved: every significant overlapping peak is far away. */
-		int overlap = 0, near = 0;
-		for (unsigned j = 0; j < nt; j++) {
-			const struct osp_peak *q = &pt[j];
-			if (!significant(q, o->peak_min_share) || q->last < p->first ||
-			    q->first > p->last)
-				continue;
-			overlap = 1;
-			if (p->mean_ns > 0 && q->mean_ns > 0 &&
-			    fabs(log2(q->mean_ns / p->mean_ns)) <= 1)
-				near = 1;
-		}
-		if (moves && overlap && !near) {
-			char a[32], b[32];
-			double best = -1;
-			for (unsigned j = 0; j < nt; j++)
-				if (significant(&pt[j], o->peak_min_share) &&
-				    !(pt[j].last < p->first || pt[j].first > p->last) &&
-				    pt[j].share_ops > best)
-					best = pt[j].share_ops;
-			for (unsigned j = 0; j < nt; j++)
-				if (pt[j].share_ops == best) {
-					osp_format_ns((uint64_t)p->mean_ns, a, sizeof(a));
-					osp_format_ns((uint64_t)pt[j].mean_ns, b, sizeof(b));
-					break;
+}
+
+static double octaves(const struct osp_peak *a, const struct osp_peak *b)
+{
+	if (a->mean_ns <= 0 || b->mean_ns <= 0)
+		return a->mean_ns == b->mean_ns ? 0 : INFINITY;
+	return fabs(log2(b->mean_ns / a->mean_ns));
+}
+
+/* Pairs peaks of a and b whose means are within max_oct octaves, closest
+ * pairs first (greedy; a handful of peaks). */
+static void match(struct sig *a, struct sig *b, double max_oct)
+{
+	for (;;) {
+		double best = INFINITY;
+		unsigned bi = 0, bj = 0;
+		for (unsigned i = 0; i < a->n; i++)
+			for (unsigned j = 0; j < b->n; j++) {
+				if (a->matched[i] || b->matched[j])
+					continue;
+				double d = octaves(a->p[i], b->p[j]);
+				if (d < best) {
+					best = d;
+					bi = i;
+					bj = j;
 				}
-			append(reason, len, "peak moved from %s to %s", a, b);
-			found = 1;
-		}
+			}
+		if (best > max_oct)
+			return;
+		a->matched[bi] = b->matched[bj] = 1;
 	}
-	return found;
+}
+
+/* An unmatched peak still counts as present on the other side when that
+ * side holds at least peak_vanish of its share in the same buckets (it is
+ * there, merged into a neighbour or just below significance). */
+static int vanished(const struct osp_peak *p, const struct osp_hist *other, const double *est,
+                    double vanish)
+{
+	double so = share_in(other, est, p->first, p->last, 0);
+	double sl = share_in(other, est, p->first, p->last, 1);
+	(void)sl;
+	return so < vanish * p->share_ops;
 }
 
 void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
@@ -120,13 +134,46 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 	if (pa && pb && ea && eb) {
 		unsigned na = osp_find_peaks(a, &o->peaks, pa, max);
 		unsigned nbk = osp_find_peaks(b, &o->peaks, pb, max);
+		struct sig sa, sb;
 		osp_bucket_estimates(a, ea);
 		osp_bucket_estimates(b, eb);
-		/* "peak ..." moved reasons are reported once, from a's side. */
-		out->differs |= missing(a, pa, na, b, eb, pb, nbk, o, "peak at %s gone%s", 1,
-		                        out->reason, sizeof(out->reason));
-		out->differs |= missing(b, pb, nbk, a, ea, pa, na, o, "new peak at %s%s", 0,
-		                        out->reason, sizeof(out->reason));
+		collect(pa, na < max ? na : max, o->peak_min_share, &sa);
+		collect(pb, nbk < max ? nbk : max, o->peak_min_share, &sb);
+		match(&sa, &sb, OSP_PEAK_MATCH_OCTAVES);
+		const struct osp_peak *gone = NULL, *added = NULL;
+		unsigned ngone = 0, nadded = 0;
+		char t1[80], t2[80];
+		for (unsigned i = 0; i < sa.n; i++)
+			if (!sa.matched[i] && vanished(sa.p[i], b, eb, o->peak_vanish)) {
+				gone = sa.p[i];
+				ngone++;
+			}
+		for (unsigned j = 0; j < sb.n; j++)
+			if (!sb.matched[j] && vanished(sb.p[j], a, ea, o->peak_vanish)) {
+				added = sb.p[j];
+				nadded++;
+			}
+		out->differs = ngone || nadded;
+		if (ngone == 1 && nadded == 1) {
+			char m1[32], m2[32];
+			osp_format_ns((uint64_t)gone->mean_ns, m1, sizeof(m1));
+			osp_format_ns((uint64_t)added->mean_ns, m2, sizeof(m2));
+			append(out->reason, sizeof(out->reason), "peak moved from %s to %s", m1,
+			       m2);
+		} else {
+			for (unsigned i = 0; i < sa.n; i++)
+				if (!sa.matched[i] && vanished(sa.p[i], b, eb, o->peak_vanish)) {
+					range_text(sa.p[i], t1, sizeof(t1));
+					append(out->reason, sizeof(out->reason),
+					       "peak at %s gone%s", t1, "");
+				}
+			for (unsigned j = 0; j < sb.n; j++)
+				if (!sb.matched[j] && vanished(sb.p[j], a, ea, o->peak_vanish)) {
+					range_text(sb.p[j], t2, sizeof(t2));
+					append(out->reason, sizeof(out->reason), "new peak at %s%s",
+					       t2, "");
+				}
+		}
 	}
 	free(pa);
 	free(pb);

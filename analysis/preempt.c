@@ -55,20 +55,36 @@ double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, u
 	return total;
 }
 
+/* Bucket counts of h below Q/2: requests not (yet) preempted. */
+static uint64_t *sources(const struct osp_hist *h, uint64_t quantum_ns)
+{
+	uint64_t *n = calloc(h->nbuckets, sizeof(*n));
+	if (n)
+		for (unsigned k = 0; k < h->nbuckets; k++)
+			if ((double)osp_bucket_hi(k, h->r) < (double)quantum_ns / 2)
+				n[k] = h->buckets[k];
+	return n;
+}
+
+double osp_preempt_total(const struct osp_hist *h, uint64_t quantum_ns, unsigned nprocs)
+{
+	uint64_t *n = sources(h, quantum_ns);
+	double t = n ? osp_preempt_predict(n, h->r, quantum_ns, nprocs, NULL, NULL) : 0;
+	free(n);
+	return t;
+}
+
 void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
                        uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res)
 {
 	unsigned nb = h->nbuckets;
-	uint64_t *n = calloc(nb, sizeof(*n));
+	uint64_t *n = sources(h, quantum_ns);
 	double *in = calloc(nb, sizeof(*in));
 	for (unsigned i = 0; i < npeaks; i++)
 		res[i] = (struct osp_preempt_peak){0, 0};
 	if (n && in) {
 		/* Requests at or beyond Q/2 are taken as already preempted (or
 		 * slow for other reasons): they are not sources. */
-		for (unsigned k = 0; k < nb; k++)
-			if ((double)osp_bucket_hi(k, h->r) < (double)quantum_ns / 2)
-				n[k] = h->buckets[k];
 		osp_preempt_predict(n, h->r, quantum_ns, nprocs, in, NULL);
 		for (unsigned i = 0; i < npeaks; i++) {
 			double pred = 0;

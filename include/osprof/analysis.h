@@ -218,6 +218,9 @@ const char *osp_calib_label(const char *op);
  * seconds). dir: where to create the disk file (NULL: /var/tmp). Progress
  * and skipped items go to log (may be NULL). NULL on ENOMEM. */
 struct osp_set *osp_calibrate(const char *dir, FILE *log);
+/* Async-signal-safe: makes a running osp_calibrate() finish early with what
+ * it has measured (metadata "interrupted"). */
+void osp_calibrate_stop(void);
 /* $OSPROF_CALIBRATION, else /var/lib/osprof/calibration-<host>.osp. */
 const char *osp_calib_default_path(char *buf, size_t len);
 /* Loads the default calibration; NULL when absent or unreadable. */
@@ -248,6 +251,10 @@ double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, u
 /* Precision of the prediction (seed 000: bucket means are +-33 %). */
 #define OSP_PREEMPT_PRECISION 0.33
 
+/* Total requests Eq. 3.6 predicts preemption moves, with the buckets of h
+ * below Q/2 as the non-preempted counts (as osp_preempt_peaks). */
+double osp_preempt_total(const struct osp_hist *h, uint64_t quantum_ns, unsigned nprocs);
+
 struct osp_preempt_peak {
 	double predicted; /* requests preemption moves into the peak */
 	int explained;    /* the peak's count is within the predicted range */
@@ -257,5 +264,30 @@ struct osp_preempt_peak {
  * out of the source counts. res has npeaks entries. */
 void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
                        uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res);
+
+/* ---- Rendering (text and JSON; render/analysis_text.c) --------------- */
+
+/* What `peaks --preemption` adds: quantum, runnable processes, and where Q
+ * came from ("--quantum", "calibration", "default"). */
+struct osp_preempt_view {
+	uint64_t quantum_ns;
+	unsigned nprocs;
+	const char *source;
+};
+
+/* The peaks of one profile as a table: number, buckets b (= floor(r log2 v)),
+ * latency range, count, mean, shares, characteristic times matched in calib
+ * (may be NULL) and, if pv, the preemption prediction. */
+void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                     const struct osp_preempt_view *pv);
+/* Only the table (no title line): what `osprof report` prints under each
+ * histogram. Prints nothing for a profile without peaks. */
+void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                          const struct osp_preempt_view *pv);
+/* The same as one JSON object on one line (NDJSON). */
+void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                          const struct osp_preempt_view *pv);
+/* "likely nested" hints, one line each. Prints nothing when n == 0. */
+void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n);
 
 #endif

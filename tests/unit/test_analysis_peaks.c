@@ -138,6 +138,26 @@ static void test_resolution_4(void)
 	osp_hist_free(&h);
 }
 
+/* At r = 16 (1010 buckets, heap buffers) the same two modes are found. */
+static void test_resolution_16(void)
+{
+	struct osp_hist h;
+	unsigned max = osp_nbuckets(16) / 2 + 2;
+	struct osp_peak *pk = malloc(max * sizeof(*pk));
+	osp_hist_init(&h, 16);
+	for (int i = 0; i < 20000; i++)
+		osp_hist_add(&h, 1000 + (uint64_t)(i % 64));
+	for (int i = 0; i < 2000; i++)
+		osp_hist_add(&h, 1000000 + (uint64_t)(i % 1000) * 100);
+	unsigned n = osp_find_peaks(&h, NULL, pk, max);
+	CHECK_EQ_U64(n, 2);
+	CHECK_EQ_U64(pk[0].count, 20000);
+	CHECK_EQ_U64(pk[1].count, 2000);
+	CHECK(pk[1].lo_ns >= 900000 && pk[1].hi_ns == 1099900);
+	osp_hist_free(&h);
+	free(pk);
+}
+
 int main(void)
 {
 	RUN(test_fig_3_4);
@@ -146,5 +166,6 @@ int main(void)
 	RUN(test_valley_thresholds);
 	RUN(test_edges);
 	RUN(test_resolution_4);
+	RUN(test_resolution_16);
 	CHECK_EXIT();
 }
