@@ -207,6 +207,16 @@ int osp_diff_sets(const struct osp_set *a, const struct osp_set *b, const struct
                   struct osp_diff *out, char *err, size_t errlen);
 void osp_diff_free(struct osp_diff *d);
 
+/* ---- Making sets comparable (analysis/transform.c) ----------------- */
+
+/* A copy of s at the coarser resolution r (r must divide s->r): exact, the
+ * buckets nest. Time slices are not copied. NULL on ENOMEM or a bad r. */
+struct osp_set *osp_set_coarsen(const struct osp_set *s, unsigned r);
+/* A copy of s with the named dimensions removed from every key; profiles
+ * that become equal are summed (e.g. drop "pid" to compare two runs whose
+ * pids differ). Time slices are not copied. NULL on ENOMEM. */
+struct osp_set *osp_set_drop_dims(const struct osp_set *s, const char *const *names, unsigned n);
+
 /* ---- Characteristic times (calibration) ------------------------------ */
 
 /* Layer name of calibration profiles in a calibration set. */

@@ -117,8 +117,31 @@ expect_rc 2 "$OSPROF" diff "$TMP/a.osp"
 expect_rc 2 "$OSPROF" diff "$TMP/a.osp" "$TMP/missing.osp"
 grep -q "missing.osp" "$TMP/err" || fail "missing file not named: $(cat "$TMP/err")"
 sed 's/^r 1/r 2/; s/^buckets .*/buckets 3:1/; s/^stats .*/stats 1 3 3 3/' "$TMP/a.osp" >"$TMP/r2.osp"
-expect_rc 2 "$OSPROF" diff "$TMP/a.osp" "$TMP/r2.osp"
-grep -q "resolutions differ (r=1 and r=2)" "$TMP/err" || fail "resolution message: $(cat "$TMP/err")"
+# Different resolutions: the finer set is rebinned (exactly) to the coarser.
+expect_rc 0 "$OSPROF" diff --json "$TMP/a.osp" "$TMP/r2.osp"
+grep -q "note: $TMP/r2.osp rebinned from r=2 to r=1 to match $TMP/a.osp" "$TMP/err" ||
+	fail "rebin note: $(cat "$TMP/err")"
+grep -q '"op":"step".*"count_b":1,' "$TMP/out" || fail "rebinned profile not compared: $(cat "$TMP/out")"
+# --drop-dim sums over pids, so runs with different pids compare.
+for x in a b; do
+	pid=$([ $x = a ] && echo 11 || echo 22)
+	cat >"$TMP/p$x.osp" <<OSP
+osprof-profile-set 1
+r 1
+slice_ns 0
+profile syscall read pid=$pid
+stats 100 100000 900 1100
+buckets 10:100
+profile syscall read pid=$((pid + 1))
+stats 50 50000 900 1100
+buckets 10:50
+end 2
+OSP
+done
+"$OSPROF" diff --json "$TMP/pa.osp" "$TMP/pb.osp" | grep -c only_in | grep -qx 4 || fail "pids should not match"
+"$OSPROF" diff --json --drop-dim pid "$TMP/pa.osp" "$TMP/pb.osp" >"$TMP/out" || fail "--drop-dim"
+grep -q '"op":"read","dims":{},"verdict":"similar".*"count_a":150,"count_b":150' "$TMP/out" || fail "--drop-dim: $(cat "$TMP/out")"
+expect_rc 2 "$OSPROF" diff --drop-dim PID "$TMP/pa.osp" "$TMP/pb.osp"
 expect_rc 2 "$OSPROF" peaks --quantum 3ms "$TMP/a.osp"
 expect_rc 2 "$OSPROF" peaks --preemption --quantum soon "$TMP/a.osp"
 grep -q -- "--quantum: 'soon'" "$TMP/err" || fail "bad quantum message"
