@@ -107,8 +107,9 @@ OSPROF_CALIBRATION=$CAL "$OSPROF" plot -o "$TMP/cal.svg" --op syscall:read "$TMP
 	fail "plot with calibration"
 xmllint --noout "$TMP/cal.svg" || fail "cal.svg not XML"
 expect_eq "notes" "$(x "$TMP/cal.svg" "count($(el g)[@class='note'])")" 1
-expect_eq "note label" "$(x "$TMP/cal.svg" "string($(el g)[@class='note'])")" \
-	"context switch (pipe ping-pong)"
+# (the label text is the analysis library's: only its start is checked)
+label=$(x "$TMP/cal.svg" "string($(el g)[@class='note'])")
+case $label in "context switch"*) ;; *) fail "note label: got '$label'" ;; esac
 OSPROF_CALIBRATION=$CAL "$OSPROF" plot -o "$TMP/cal.gp" --op syscall:read "$TMP/a.osp" ||
 	fail "gnuplot with calibration"
 grep -q "context switch" "$TMP/cal.gp" || fail "gnuplot script lacks the annotation"
