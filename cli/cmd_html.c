@@ -5,6 +5,7 @@
 #include <string.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
+#include "cli/view_sets.h"
 
 static const char html_help[] =
     "usage: osprof html [OPTIONS] FILE [B]\n"
@@ -88,11 +89,8 @@ int cmd_html(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (b && b->r != a->r) {
-		osp_err(
-		    "html: %s has resolution r=%u but %s has r=%u; record both with the same -r",
-		    fb, b->r, fa, a->r);
-		rc = OSP_EXIT_USAGE;
+	if (osp_cli_common_resolution("html", &a, fa, &b, fb)) {
+		rc = OSP_EXIT_FAIL;
 		goto out;
 	}
 	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;

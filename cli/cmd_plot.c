@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
+#include "cli/view_sets.h"
 
 static const char plot_help[] =
     "usage: osprof plot [OPTIONS] FILE\n"
@@ -185,13 +186,10 @@ int cmd_plot(int argc, char **argv)
 		osp_set_free(a);
 		return OSP_EXIT_USAGE;
 	}
-	if (b && b->r != a->r) {
-		osp_err("plot: --diff %s has resolution r=%u but %s has r=%u; record both with the "
-		        "same -r",
-		        diff, b->r, file, a->r);
+	if (osp_cli_common_resolution("plot", &a, file, &b, diff)) {
 		osp_set_free(a);
 		osp_set_free(b);
-		return OSP_EXIT_USAGE;
+		return OSP_EXIT_FAIL;
 	}
 	o.b = b;
 	o.name_a = file;

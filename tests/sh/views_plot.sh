@@ -95,9 +95,15 @@ printf 'osprof-profile-set 1\nr 3\n' >"$TMP/bad.osp"
 "$OSPROF" plot -o "$TMP/x.svg" "$TMP/bad.osp" 2>"$TMP/err"
 expect_eq "bad file exit" "$?" 2
 grep -q "bad.osp:2" "$TMP/err" || fail "bad file message: $(cat "$TMP/err")"
-"$OSPROF" plot -o "$TMP/x.svg" --diff "$TMP/r4.osp" "$TMP/a.osp" 2>"$TMP/err"
-expect_eq "--diff with another r exit" "$?" 2
-grep -q "r=4" "$TMP/err" || fail "resolution mismatch message: $(cat "$TMP/err")"
+# A/B of different resolutions: compared at the coarser one (exact), said.
+"$OSPROF" plot -o "$TMP/rr.svg" --diff "$TMP/r4.osp" "$TMP/a.osp" 2>"$TMP/err" ||
+	fail "--diff with another r: $(cat "$TMP/err")"
+grep -q "r4.osp has resolution r=4, the other set r=1: comparing at r=1" "$TMP/err" ||
+	fail "no note about the resolutions: $(cat "$TMP/err")"
+label=$(x "$TMP/rr.svg" "string(($(el g)[@class='profile'])[1]/@data-label)")
+bsum=$(x "$TMP/rr.svg" "sum(($(el g)[@class='profile'])[1]/*[local-name()='rect'][@class='bar-b']/@data-count)")
+bcount=$("$OSPROF" report --csv "$TMP/r4.osp" | awk -F, -v l="$label" '{gsub(/"/,"")} $1 ":" $2 == l {print $5}')
+expect_eq "B bars of $label after coarsening" "$bsum" "$bcount"
 "$OSPROF" plot --help | grep -q "^usage: osprof plot" || fail "--help"
 
 # Characteristic times: with a calibration (tests/data/views-calib.osp)
