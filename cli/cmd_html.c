@@ -26,6 +26,8 @@ static const char html_help[] =
     "\n"
     "Options:\n"
     "  -o, --output FILE   where to write (default osprof.html; '-' = stdout)\n"
+    "      --drop-dim LIST     sum profiles over these dimensions first (e.g. pid:\n"
+    "                      pids differ between runs; time slices are left out)\n"
     "      --rootcause FOLDED  add a root-cause tree from folded call stacks\n"
     "                      ('frame;frame;... COUNT' lines, as written by\n"
     "                      'osprof rootcause --folded' or for flamegraph.pl)\n"
@@ -41,9 +43,10 @@ int cmd_html(int argc, char **argv)
 {
 	static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
 	                                   {"rootcause", required_argument, NULL, 1},
+	                                   {"drop-dim", required_argument, NULL, 2},
 	                                   {"help", no_argument, NULL, 'h'},
 	                                   {NULL, 0, NULL, 0}};
-	const char *out = "osprof.html", *rcfile = NULL;
+	const char *out = "osprof.html", *rcfile = NULL, *drop = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
@@ -53,6 +56,9 @@ int cmd_html(int argc, char **argv)
 			break;
 		case 1:
 			rcfile = optarg;
+			break;
+		case 2:
+			drop = optarg;
 			break;
 		case 'h':
 			fputs(html_help, stdout);
@@ -89,6 +95,8 @@ int cmd_html(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (drop && (rc = osp_cli_drop_dims("html", drop, &a, &b)))
+		goto out;
 	if (osp_cli_common_resolution("html", &a, fa, &b, fb)) {
 		rc = OSP_EXIT_FAIL;
 		goto out;

@@ -44,6 +44,9 @@ grep -q "bad.osp:2" "$TMP/err" || fail "error does not name FILE:LINE: $(cat "$T
 "$OSPROF" html -o "$TMP/x.html" "$TMP/a.osp" "$TMP/r4.osp" 2>"$TMP/err" ||
 	fail "html A/B with different r: $(cat "$TMP/err")"
 grep -q "comparing at r=1" "$TMP/err" || fail "no note about the resolutions: $(cat "$TMP/err")"
+"$OSPROF" html -o "$TMP/drop.html" --drop-dim pid "$TMP/a.osp" "$TMP/b.osp" || fail "html --drop-dim"
+# A: 32 profiles over 2 pids + 3 root-cause paths -> 19; B: 32 -> 16.
+expect_eq "profiles after --drop-dim pid" "$(grep -o '{"l":' "$TMP/drop.html" | wc -l)" 35
 printf 'a;b 1\nbroken\n' >"$TMP/bad.folded"
 "$OSPROF" html -o "$TMP/x.html" --rootcause "$TMP/bad.folded" "$TMP/a.osp" 2>"$TMP/err"
 expect_eq "bad --rootcause exit" "$?" 2

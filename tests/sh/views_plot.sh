@@ -104,6 +104,16 @@ label=$(x "$TMP/rr.svg" "string(($(el g)[@class='profile'])[1]/@data-label)")
 bsum=$(x "$TMP/rr.svg" "sum(($(el g)[@class='profile'])[1]/*[local-name()='rect'][@class='bar-b']/@data-count)")
 bcount=$("$OSPROF" report --csv "$TMP/r4.osp" | awk -F, -v l="$label" '{gsub(/"/,"")} $1 ":" $2 == l {print $5}')
 expect_eq "B bars of $label after coarsening" "$bsum" "$bcount"
+# --drop-dim sums over a dimension: 32 profiles over 2 pids become 16.
+"$GEN" -o "$TMP/p32.osp" -n 32 || fail ospgen
+"$OSPROF" plot -o "$TMP/drop.svg" --top 0 --drop-dim pid --diff "$TMP/p32.osp" "$TMP/p32.osp" ||
+	fail "plot --drop-dim"
+expect_eq "panels after --drop-dim pid" "$(x "$TMP/drop.svg" "count($(el g)[@class='profile'])")" 16
+expect_eq "ops kept by --drop-dim" "$(x "$TMP/drop.svg" "sum($(el g)[@class='profile']/@data-count)")" \
+	"$("$OSPROF" report --csv "$TMP/p32.osp" | awk -F, 'NR > 1 {n += $5} END {print n}')"
+"$OSPROF" plot -o "$TMP/x.svg" --drop-dim 'P!D' "$TMP/p32.osp" 2>"$TMP/err"
+expect_eq "bad --drop-dim exit" "$?" 2
+grep -q -- "--drop-dim: 'P!D'" "$TMP/err" || fail "bad --drop-dim message: $(cat "$TMP/err")"
 "$OSPROF" plot --help | grep -q "^usage: osprof plot" || fail "--help"
 
 # Characteristic times: with a calibration (tests/data/views-calib.osp)
