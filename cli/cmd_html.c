@@ -2,6 +2,7 @@
  * optionally compared with a second one. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
@@ -28,6 +29,8 @@ static const char html_help[] =
     "  -o, --output FILE   where to write (default osprof.html; '-' = stdout)\n"
     "      --drop-dim LIST     sum profiles over these dimensions first (e.g. pid:\n"
     "                      pids differ between runs; time slices are left out)\n"
+    "      --heatmaps N    embed the time slices (heat maps) of the N sliced\n"
+    "                      profiles with the most latency (default 100, 0 = all)\n"
     "      --rootcause FOLDED  add a root-cause tree from folded call stacks\n"
     "                      ('frame;frame;... COUNT' lines, as written by\n"
     "                      'osprof rootcause --folded' or for flamegraph.pl)\n"
@@ -41,12 +44,12 @@ static const char html_help[] =
 
 int cmd_html(int argc, char **argv)
 {
-	static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
-	                                   {"rootcause", required_argument, NULL, 1},
-	                                   {"drop-dim", required_argument, NULL, 2},
-	                                   {"help", no_argument, NULL, 'h'},
-	                                   {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {
+	    {"output", required_argument, NULL, 'o'}, {"rootcause", required_argument, NULL, 1},
+	    {"drop-dim", required_argument, NULL, 2}, {"heatmaps", required_argument, NULL, 3},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
 	const char *out = "osprof.html", *rcfile = NULL, *drop = NULL;
+	unsigned heatmaps = 100;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
@@ -60,6 +63,15 @@ int cmd_html(int argc, char **argv)
 		case 2:
 			drop = optarg;
 			break;
+		case 3: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || v > 1000000)
+				return osp_usage_err("html", "--heatmaps: '%s' is not a count",
+				                     optarg);
+			heatmaps = (unsigned)v;
+			break;
+		}
 		case 'h':
 			fputs(html_help, stdout);
 			return OSP_EXIT_OK;
@@ -111,7 +123,8 @@ int cmd_html(int argc, char **argv)
 	                           .b = b,
 	                           .name_b = fb,
 	                           .rootcause = rcfile ? &folded : NULL,
-	                           .rootcause_name = rcfile};
+	                           .rootcause_name = rcfile,
+	                           .max_heatmaps = heatmaps};
 	if (osp_render_html(f, a, &ho) < 0) {
 		osp_err("html: %s: write failed", out);
 		rc = OSP_EXIT_FAIL;

@@ -48,6 +48,8 @@ struct osp_html_opts {
 	const char *name_b;
 	const struct osp_folded_set *rootcause; /* extra root-cause tree, or NULL */
 	const char *rootcause_name;
+	unsigned max_heatmaps; /* time slices of at most this many profiles, those
+	                          with the most latency (0: all) */
 };
 
 /* One offline HTML file: grid, graph, heat map, tree, and diff when o->b. */

@@ -62,7 +62,7 @@
 		if (A.slice_ns) parts.push('slices of ' + fmt(A.slice_ns, 'ns'));
 		$('#meta').textContent = parts.join(' · ');
 		if (!B) $('#tab-diff').disabled = true;
-		if (!A.profiles.some(p => p.s && p.s.length)) $('#tab-heat').disabled = true;
+		if (!A.heat) $('#tab-heat').disabled = true;
 	}
 	const VIEWS = ['grid', 'graph', 'heat', 'tree', 'diff'];
 	function show(view) {
@@ -288,6 +288,13 @@
 		let i = sliced.includes(state.sel) ? state.sel : sliced[0];
 		host.textContent = '';
 		if (i === undefined) { host.innerHTML = '<p class="empty">This profile set has no time slices (record with -i).</p>'; return; }
+		if (A.heat < A.sliced) {
+			const note = document.createElement('p');
+			note.className = 'count';
+			note.id = 'heat-note';
+			note.textContent = 'Heat maps of the ' + A.heat + ' time-sliced profiles with the most latency, of ' + A.sliced + ' (osprof html --heatmaps N).';
+			host.appendChild(note);
+		}
 		pick.value = String(i);
 		const p = A.profiles[i];
 		const rows = p.s[p.s.length - 1][0] - p.s[0][0] + 1, first = p.s[0][0];

@@ -200,6 +200,17 @@ async function testLarge(name, n) {
 	check(name + ': graph renders', (await page.$$('#graph-chart rect.bar')).length > 0);
 	check(name + ': no script errors', errors.length === 0, errors.join('; '));
 	if (name === 'big') await shot(page, 'report-big-graph.png');
+	if (name === 'big') {
+		// Time slices are embedded for the 100 sliced profiles with the most latency.
+		await page.keyboard.press('3');
+		const opts = await page.$$eval('#heat-pick option', os => os.map(o => Number(o.value)));
+		const byTotal = D.a.profiles.map((p, i) => i).sort((x, y) => D.a.profiles[y].t - D.a.profiles[x].t);
+		check('big: heat maps of the 100 profiles with the most latency', opts.length === 100 && D.a.heat === 100 && D.a.sliced === n &&
+			opts.every(i => D.a.profiles[i].t >= D.a.profiles[byTotal[99]].t));
+		check('big: heat view says some were left out', (await page.textContent('#heat-note')).includes('100') &&
+			(await page.textContent('#heat-note')).includes(String(n)));
+		check('big: heat map drawn', (await page.$$('#heat-chart rect.cell')).length > 0);
+	}
 	await page.close();
 }
 

@@ -33,6 +33,16 @@ if grep -Eio '(src|href)="[^"#][^"]*"' "$TMP/diff.html"; then fail "report refer
 size=$(stat -c %s "$TMP/big.html")
 [ "$size" -lt 2000000 ] || fail "1,000-profile report is $size bytes (limit 2 MB)"
 echo "1,000-profile report: $size bytes"
+# A long recording: 1,000 profiles of 100 slices each stays under 2 MB
+# (heat maps for the 100 with the most latency; --heatmaps 0 embeds all).
+"$GEN" -o "$TMP/long.osp" -n 1000 -s 100 || fail "ospgen long"
+"$OSPROF" html -o "$TMP/long.html" "$TMP/long.osp" || fail "html long"
+size=$(stat -c %s "$TMP/long.html")
+[ "$size" -lt 2000000 ] || fail "1,000 profiles x 100 slices: $size bytes (limit 2 MB)"
+"$OSPROF" html -o "$TMP/long-all.html" --heatmaps 0 "$TMP/long.osp" || fail "html --heatmaps 0"
+[ "$(stat -c %s "$TMP/long-all.html")" -gt "$size" ] || fail "--heatmaps 0 did not embed more slices"
+"$OSPROF" html -o "$TMP/x.html" --heatmaps lots "$TMP/long.osp" 2>/dev/null
+expect_eq "bad --heatmaps exit" "$?" 2
 
 # Bad usage: one line naming the problem, exit 2.
 "$OSPROF" html -o "$TMP/x.html" 2>"$TMP/err" && fail "html without FILE succeeded"

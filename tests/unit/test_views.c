@@ -280,6 +280,33 @@ static void test_folded(void)
 	osp_folded_free(&rc);
 }
 
+static void test_heatmap_budget(void)
+{
+	struct osp_set *s = osp_set_new(1);
+	s->slice_ns = 1000000;
+	struct osp_profile *slow = osp_set_get(s, "fs", "slow", NULL, 0);
+	struct osp_profile *fast = osp_set_get(s, "fs", "fast", NULL, 0);
+	for (int i = 0; i < 10; i++) {
+		osp_profile_add(s, fast, 100, (uint64_t)i * 1000000);
+		osp_profile_add(s, slow, 100000, (uint64_t)i * 1000000);
+	}
+	char *buf;
+	size_t len;
+	FILE *w = open_memstream(&buf, &len);
+	struct osp_html_opts o = {.name_a = "a", .max_heatmaps = 1};
+	CHECK(osp_render_html(w, s, &o) == 0);
+	fclose(w);
+	/* Only the profile with the most latency keeps its slices. */
+	CHECK(strstr(buf, "\"sliced\":2,\"heat\":1,") != NULL);
+	const char *ps = strstr(buf, "\"o\":\"slow\""), *pf = strstr(buf, "\"o\":\"fast\"");
+	CHECK(ps && pf);
+	CHECK(ps && strstr(ps, "\"s\":[[0,") &&
+	      strstr(ps, "\"s\":[[0,") < (pf > ps ? pf : buf + len));
+	CHECK(pf && strstr(pf, "\"s\":[]}") != NULL);
+	free(buf);
+	osp_set_free(s);
+}
+
 static void test_diff(void)
 {
 	struct osp_set *a = three(), *b = three();
@@ -324,6 +351,7 @@ int main(void)
 	RUN(test_empty_and_errors);
 	RUN(test_zero_and_overflow);
 	RUN(test_folded);
+	RUN(test_heatmap_budget);
 	RUN(test_diff);
 	CHECK_EXIT();
 }
