@@ -329,6 +329,21 @@ static void test_diff(void)
 			only_b = !strcmp(d[i].verdict, "only_in_b");
 	CHECK(only_b);
 	free(d);
+	/* Plots of A with B overlaid also show the profile only in B. */
+	struct osp_plot_opts po = {.b = b};
+	int prc;
+	char *svg = render(0, a, &po, &prc);
+	CHECK(prc == 0);
+	CHECK(strstr(svg, "data-label=\"block:rq_issue\" data-count=\"0\"") != NULL);
+	CHECK(strstr(svg, "only in B: 100 ops") != NULL);
+	free(svg);
+	char *gp = render(1, a, &po, &prc);
+	CHECK(prc == 0 && strstr(gp, "block:rq_issue: only in B, 100 ops") != NULL);
+	free(gp);
+	po.top = 3; /* the limit counts B-only panels too */
+	svg = render(0, a, &po, &prc);
+	CHECK(prc == 0 && strstr(svg, "block:rq_issue") == NULL);
+	free(svg);
 	/* The HTML report carries the ranking with indexes into both sets. */
 	struct osp_plot_opts o = {.b = b};
 	int rc;
