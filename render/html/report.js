@@ -77,7 +77,7 @@
 		render();
 	}
 	function render() {
-		if (state.view === 'grid') renderGrid();
+		if (state.view === 'grid') { renderGrid(); reveal(state.sel); select(state.sel); }
 		else if (state.view === 'graph') renderGraph();
 		else if (state.view === 'heat') renderHeat();
 		else if (state.view === 'tree') renderTree();
@@ -152,15 +152,7 @@
 	function select(i, scroll) {
 		if (i < 0 || i >= A.profiles.length) return;
 		state.sel = i;
-		if (scroll) {
-			/* Bring row k into the window, below the sticky header. */
-			const wrap = $('#grid-wrap'), k = order.indexOf(i), head = $('#grid thead').offsetHeight;
-			if (k >= 0) {
-				if (k * ROW_H < wrap.scrollTop) wrap.scrollTop = k * ROW_H;
-				else if ((k + 1) * ROW_H + head > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = (k + 1) * ROW_H + head - wrap.clientHeight;
-				renderWindow(false);
-			}
-		}
+		if (scroll) reveal(i);
 		const tb = $('#grid tbody');
 		const old = tb.querySelector('tr.sel');
 		if (old) { old.classList.remove('sel'); old.removeAttribute('aria-selected'); }
@@ -169,6 +161,15 @@
 			tr.classList.add('sel');
 			tr.setAttribute('aria-selected', 'true');
 		}
+	}
+	/* Brings row i into the grid's window, below the sticky header; a hidden
+	 * grid (another view is shown) is brought up to date when shown. */
+	function reveal(i) {
+		const wrap = $('#grid-wrap'), k = order.indexOf(i), head = $('#grid thead').offsetHeight;
+		if (k < 0 || !wrap.clientHeight) return;
+		if (k * ROW_H < wrap.scrollTop) wrap.scrollTop = k * ROW_H;
+		else if ((k + 1) * ROW_H + head > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = (k + 1) * ROW_H + head - wrap.clientHeight;
+		renderWindow(false);
 	}
 	function moveSel(d) {
 		if (!order.length) return;

@@ -194,6 +194,15 @@ async function testLarge(name, n) {
 	}), 'row ' + pos);
 	await page.keyboard.press('End');
 	check(name + ': End selects the last row', (await page.$eval('#grid tbody tr.sel', t => Number(t.dataset.index))) === want[n - 1]);
+	// Walking in the graph view moves the grid's selection; back in the grid it is in view.
+	await page.keyboard.press('Home');
+	await page.keyboard.press('2');
+	for (let k = 0; k < 60; k++) await page.keyboard.press('ArrowDown');
+	await page.keyboard.press('Escape');
+	check(name + ': selection made in the graph is shown in the grid', await page.$eval('#grid tbody tr.sel', t => {
+		const w = document.getElementById('grid-wrap').getBoundingClientRect(), r = t.getBoundingClientRect();
+		return r.top >= w.top && r.bottom <= w.bottom + 1;
+	}).catch(() => false) && (await page.$eval('#grid tbody tr.sel', t => Number(t.dataset.index))) === want[60]);
 	console.log('# ' + name + ': ' + n + ' profiles, ' + statSync(reports[name]).size + ' bytes, ready ' +
 		ms.toFixed(0) + ' ms after navigation start, sort ' + sortMs.toFixed(0) + ' ms');
 	await page.keyboard.press('2');
