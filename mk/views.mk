@@ -13,7 +13,3 @@ $(HTML_ASSETS_H): $(HTML_ASSETS) mk/views.mk
 
 $(BUILD)/obj/render/html.o: $(HTML_ASSETS_H)
 
-# Fuzz targets (mk/fuzz.mk) compile the library sources, render/html.c
-# included, so they need the generated header too.
-FUZZ_CFLAGS += -I$(BUILD)/gen
-$(FUZZ_BINS): $(HTML_ASSETS_H)
