@@ -27,7 +27,8 @@ struct fs_state {
 	size_t nlinks;
 	int *rawfds; /* raw tracepoint links */
 	size_t nraw;
-	int raw_ok; /* the raw_tp program loaded (the kernel allows cookies) */
+	int raw_ok;  /* the raw_tp program loaded (the kernel allows cookies) */
+	unsigned by; /* KL_BY_* */
 	struct kfuncs *kfuncs;
 	struct osp_bpf_stats stats;
 	int acquired;
@@ -73,9 +74,11 @@ static int fs_prepare_(struct osp_session *s, int slot)
 	if ((rc = osp_bpf_common_acquire(s)))
 		return rc;
 	st->acquired = 1;
+	st->by = kl_by_code("fs", s->by, 0, s->verbose && s->by && strcmp(s->by, "fs"));
 	if ((rc = fs_discover(tfs, only(), &st->pairs)))
 		return rc;
-	if (s->funcs && (rc = kfuncs_prepare(s, s->funcs, (unsigned)st->pairs.n, &st->kfuncs)))
+	if (s->funcs &&
+	    (rc = kfuncs_prepare(s, s->funcs, (unsigned)st->pairs.n, st->by, &st->kfuncs)))
 		return rc;
 	if (st->pairs.n == 0) {
 		if (st->kfuncs)
@@ -98,6 +101,7 @@ static int fs_prepare_(struct osp_session *s, int slot)
 		}
 		if ((rc = OSP_BPF_SETUP(st->skel, s)))
 			return rc;
+		((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
 		bpf_program__set_autoload(st->skel->progs.fs_event_raw, st->raw_ok);
 		libbpf_print_fn_t old = st->raw_ok ? libbpf_set_print(NULL) : NULL;
 		rc = fs_bpf__load(st->skel);
@@ -218,6 +222,7 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	d->dims[d->ndims++] = (struct osp_dim){"fs", (char *)st->pairs.v[k->op].subsys};
 	if (k->flags & OSP_HK_PREEMPTED)
 		d->dims[d->ndims++] = (struct osp_dim){"state", "preempted"};
+	kl_by_dims(st->by, k, d);
 	return 0;
 }
 

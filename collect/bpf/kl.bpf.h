@@ -5,6 +5,17 @@
 
 #include "kl_types.h"
 
+/* --by pid|tid|comm for an operation of the current task. */
+static __always_inline void kl_by_current(struct osp_hkey *k, __u64 pid_tgid)
+{
+	if (osp_cfg.by == KL_BY_PID)
+		k->dim[0] = pid_tgid >> 32;
+	else if (osp_cfg.by == KL_BY_TID)
+		k->dim[0] = (__u32)pid_tgid;
+	else if (osp_cfg.by == KL_BY_COMM)
+		bpf_get_current_comm(&k->dim, sizeof(k->dim));
+}
+
 /* depth counts every open start of (thread, pair); timestamps are kept for
  * the outermost KL_DEPTH levels; deeper ends are counted lost rather than
  * timed against the wrong start. */
@@ -48,6 +59,7 @@ static __always_inline void kl_pair_end(void *starts, void *hist, struct kl_pair
 		return;
 	}
 	struct osp_hkey hk = {.op = k->id, .slice = osp_slice(now)};
+	kl_by_current(&hk, bpf_get_current_pid_tgid());
 	if (osp_cfg.split_preempt && osp_preempt_seq(k->tid) != seq)
 		hk.flags = OSP_HK_PREEMPTED;
 	osp_hist_add(hist, &hk, now - t0);

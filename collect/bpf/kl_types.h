@@ -5,6 +5,11 @@
 #ifndef OSPROF_KL_TYPES_H
 #define OSPROF_KL_TYPES_H
 
+/* osp_cfg.by of these layers: --by pid/tid put the task's tgid/tid in
+ * dim[0], --by comm its 16-byte comm in dim[0..1]; --by caller (lock only)
+ * the stack id + 1 in dim[0]. */
+enum { KL_BY_NONE, KL_BY_PID, KL_BY_TID, KL_BY_COMM, KL_BY_CALLER };
+
 /* Nesting kept per thread and pair (recursion of one fs event or function). */
 #define KL_DEPTH 4
 
