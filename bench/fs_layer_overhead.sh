@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Added cost per buffered 4 KiB write on an ext4 loop device (one
+# Added CPU time (user + system) per buffered 4 KiB write on an ext4 loop device (one
 # ext4_da_write_begin/end pair plus extent lookups each) of the fs layer with
 # raw tracepoints, with perf-event tracepoints (its fallback), and of
 # bpftrace timing the same one pair with hist() (a peer), against the same
@@ -44,7 +44,7 @@ bt_run() {
 	done
 	sleep 0.5
 	"$W" "$F" "$N"
-	kill -INT $pid
+	kill -TERM $pid # SIGINT is ignored by background jobs of scripts
 	wait $pid 2>/dev/null || true
 }
 best() { sort -g | head -n 1; }
@@ -62,13 +62,13 @@ t=$(printf '%s\n' "${tp[@]}" | best)
 x=$(printf '%s\n' "${bt[@]}" | best)
 awk -v b="$b" -v r="$r" -v t="$t" -v x="$x" -v n="$N" -v k="$ROUNDS" -v p="$pairs" 'BEGIN {
 	printf "buffered 4 KiB pwrite on ext4 (loop) x %d, best of %d runs each\n", n, k
-	printf "  %-40s %9.1f ns/write\n", "unprofiled (baseline)", b
-	printf "  %-40s %9.1f ns/write  %+7.1f ns  x%.3f\n", "osprof -l fs (ext4, raw_tp)", r, r - b, r / b
-	printf "  %-40s %9.1f ns/write  %+7.1f ns  x%.3f\n", "osprof -l fs (ext4, perf tracepoint)", t, t - b, t / b
+	printf "  %-40s %9.1f ns CPU/write\n", "unprofiled (baseline)", b
+	printf "  %-40s %9.1f ns CPU/write  %+7.1f ns  x%.3f\n", "osprof -l fs (ext4, raw_tp)", r, r - b, r / b
+	printf "  %-40s %9.1f ns CPU/write  %+7.1f ns  x%.3f\n", "osprof -l fs (ext4, perf tracepoint)", t, t - b, t / b
 	if (x == "nan")
 		printf "  %-40s not installed\n", "bpftrace hist(), one pair"
 	else
-		printf "  %-40s %9.1f ns/write  %+7.1f ns  x%.3f\n", "bpftrace hist(), one pair", x, x - b, x / b
+		printf "  %-40s %9.1f ns CPU/write  %+7.1f ns  x%.3f\n", "bpftrace hist(), one pair", x, x - b, x / b
 	printf "ext4_da_write pairs counted by osprof: %s (want %d)\n", p, n
 	printf "raw_tp added cost / perf tracepoint added cost: %.2f\n", (r - b) / (t - b)
 }'
