@@ -52,8 +52,8 @@ static __always_inline void kl_pair_end(void *starts, void *hist, struct kl_pair
 		t0 = v->ts[d & (KL_DEPTH - 1)];
 		seq = v->pseq[d & (KL_DEPTH - 1)];
 	}
-	if (d == 0)
-		bpf_map_delete_elem(starts, k);
+	/* the entry stays at depth 0 for the thread's next operation: no
+	 * insert/delete per operation; the LRU map evicts idle threads */
 	if (d >= KL_DEPTH) {
 		osp_stat_inc(OSP_STAT_LOST);
 		return;
@@ -67,8 +67,8 @@ static __always_inline void kl_pair_end(void *starts, void *hist, struct kl_pair
 
 #define KL_PAIR_STARTS(name)                                                                       \
 	struct {                                                                                   \
-		__uint(type, BPF_MAP_TYPE_HASH);                                                   \
-		__uint(max_entries, 16384);                                                        \
+		__uint(type, BPF_MAP_TYPE_LRU_HASH);                                               \
+		__uint(max_entries, 65536);                                                        \
 		__type(key, struct kl_pair_key);                                                   \
 		__type(value, struct kl_pair_val);                                                 \
 	} name SEC(".maps")
