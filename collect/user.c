@@ -49,7 +49,13 @@ static int find_library(char *out, size_t len)
 		if (snprintf(out, len, "%s/libosprof-preload.so", self) >= (int)len)
 			return -ENAMETOOLONG;
 	}
-	return access(out, R_OK) ? -errno : 0;
+	if (access(out, R_OK))
+		return -errno;
+	/* The child may chdir before it execs more programs. */
+	char abs[PATH_MAX];
+	if (realpath(out, abs))
+		snprintf(out, len, "%s", abs);
+	return 0;
 }
 
 /* An osprof built with AddressSanitizer has an instrumented preload library,
@@ -82,6 +88,8 @@ static int set_preload(const char *lib)
 	return rc ? -errno : 0;
 }
 
+static void user_destroy(struct osp_session *s, int slot);
+
 static int user_prepare(struct osp_session *s, int slot)
 {
 	if (s->npids || s->cgroup || s->comm || s->all) {
@@ -96,6 +104,13 @@ static int user_prepare(struct osp_session *s, int slot)
 		fprintf(stderr, "osprof: user layer: cannot read %s: %s (set OSPROF_PRELOAD_LIB)\n",
 		        lib, strerror(-rc));
 		return rc;
+	}
+	if (strpbrk(lib, " :")) {
+		fprintf(stderr,
+		        "osprof: user layer: %s: LD_PRELOAD cannot carry a path with a "
+		        "space or colon; install or copy the library elsewhere\n",
+		        lib);
+		return -EINVAL;
 	}
 	struct user_state *st = calloc(1, sizeof(*st));
 	if (!st)
@@ -119,11 +134,22 @@ static int user_prepare(struct osp_session *s, int slot)
 	snprintf(r, sizeof(r), "%u", s->r);
 	if ((rc = set_preload(lib)) || setenv("OSPROF_PRELOAD_DIR", st->dir, 1) ||
 	    setenv("OSPROF_RESOLUTION", r, 1) || setenv("OSPROF_TSC_MULT", mult, 1)) {
+		rc = rc ? rc : -errno;
 		fprintf(stderr, "osprof: user layer: cannot set the environment: %s\n",
-		        strerror(rc ? -rc : errno));
-		return rc ? rc : -errno;
+		        strerror(-rc));
+		user_destroy(s, slot); /* run destroys only the layers that prepared */
+		return rc;
 	}
+	/* Programs instrumented with OSP_PRE/OSP_POST write their "app" profile
+	 * here at exit; collect() adds it to the set. */
+	char app[PATH_MAX + 32];
+	snprintf(app, sizeof(app), "%s/app-%%p.osp", st->dir);
+	if (!getenv("OSPROF_OUTPUT"))
+		setenv("OSPROF_OUTPUT", app, 1);
 	osp_set_meta(s->set, "user_preload", lib);
+	if (s->slice_ns)
+		fprintf(stderr, "osprof: user layer: no time slices (-i): its profiles cover the "
+		                "whole run\n");
 	osp_set_meta(s->set, "user_clock", tsc.usable ? "tsc" : "monotonic");
 	if (s->verbose)
 		fprintf(stderr, "osprof: user: LD_PRELOAD=%s, %zu libc functions, clock %s\n", lib,
@@ -164,6 +190,42 @@ static int load_file(struct osp_session *s, int dirfd, const char *name, struct 
 	return rc;
 }
 
+/* Adds the profiles of an instrumented program's app-PID.osp file, with pid
+ * and comm dimensions as for the interposed calls. */
+static int load_app(struct osp_session *s, const char *dir, const char *name)
+{
+	char err[512], path[2 * PATH_MAX];
+	struct osp_set *app = NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	int rc = osp_set_load(path, &app, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "osprof: user layer: %s\n", err);
+		return -1;
+	}
+	const char *pid = osp_get_meta(app, "pid"), *comm = osp_get_meta(app, "comm");
+	rc = 0;
+	for (size_t i = 0; i < app->n && !rc; i++) {
+		const struct osp_profile *ap = app->profiles[i];
+		struct osp_dim d[OSP_MAX_DIMS];
+		unsigned nd = 0;
+		for (unsigned k = 0; k < ap->ndims && nd < OSP_MAX_DIMS - 2; k++)
+			d[nd++] = ap->dims[k];
+		int by_pid = s->by && (!strcmp(s->by, "pid") || !strcmp(s->by, "tid"));
+		if (by_pid && pid)
+			d[nd++] = (struct osp_dim){"pid", (char *)pid};
+		if (s->by && (by_pid || !strcmp(s->by, "comm")))
+			d[nd++] = (struct osp_dim){"comm", (char *)(comm ? comm : "?")};
+		struct osp_profile *p = osp_set_get(s->set, ap->layer, ap->op, d, nd);
+		if (!p || osp_hist_merge(&p->hist, &ap->hist)) {
+			fprintf(stderr, "osprof: user layer: %s: resolution %u differs from %u\n",
+			        name, app->r, s->set->r);
+			rc = -1;
+		}
+	}
+	osp_set_free(app);
+	return rc;
+}
+
 static int user_collect(struct osp_session *s, int slot, int reset)
 {
 	struct user_state *st = s->layer_state[slot];
@@ -174,10 +236,21 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 		fprintf(stderr, "osprof: user layer: %s: %s\n", st->dir, strerror(errno));
 		return -errno;
 	}
-	uint64_t procs = 0, killed = 0, bad = 0;
+	uint64_t killed = 0, bad = 0;
+	size_t npids = 0, cap = 0;
+	int *pids = NULL; /* one entry per distinct pid: images of one pid are one process */
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name), sl = strlen(OSP_PF_SUFFIX);
+		if (!strncmp(e->d_name, "app-", 4) && n > 8 && !strcmp(e->d_name + n - 4, ".osp")) {
+			if (load_app(s, st->dir, e->d_name))
+				bad++;
+			else
+				osp_meta_add_u64(s->set, "app_processes", 1);
+			if (reset)
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		if (n <= sl || strcmp(e->d_name + n - sl, OSP_PF_SUFFIX))
 			continue;
 		struct osp_pf_info info;
@@ -185,17 +258,28 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 			bad++;
 			continue;
 		}
-		/* A fork child that only exec'd leaves an empty file: it is one
-		 * process with the image that follows. */
-		if (info.ops || !info.exited)
-			procs++;
-		if (!info.exited)
+		size_t i = 0;
+		while (i < npids && pids[i] != info.pid)
+			i++;
+		if (i == npids) {
+			if (npids == cap) {
+				int *grown = realloc(pids, (cap ? 2 * cap : 64) * sizeof(*pids));
+				if (grown) {
+					pids = grown;
+					cap = cap ? 2 * cap : 64;
+				}
+			}
+			if (npids < cap)
+				pids[npids++] = info.pid;
+		}
+		if (!info.ended)
 			killed++;
 		if (reset)
 			unlinkat(dirfd(d), e->d_name, 0);
 	}
 	closedir(d);
-	osp_meta_add_u64(s->set, "user_processes", procs);
+	free(pids);
+	osp_meta_add_u64(s->set, "user_processes", npids);
 	if (killed)
 		osp_meta_add_u64(s->set, "user_killed", killed);
 	if (bad)
@@ -226,17 +310,21 @@ static int user_list(FILE *out, int verbose)
 	char lib[PATH_MAX];
 	int ok = find_library(lib, sizeof(lib)) == 0;
 	fprintf(out,
-	        "user: LD_PRELOAD interposition on libc, no privileges (attach mode: preload%s)\n",
-	        ok ? "" : "; library NOT FOUND, set OSPROF_PRELOAD_LIB");
-	if (verbose)
+	        "user     %zu libc file, directory, mapping and process functions via "
+	        "LD_PRELOAD (no root); --by pid|tid|comm\n",
+	        NINTERPOSED);
+	if (!ok)
+		fprintf(out, "  library NOT FOUND at %s: set OSPROF_PRELOAD_LIB\n", lib);
+	if (!verbose)
+		return 0;
+	if (ok)
 		fprintf(out, "  library: %s\n", lib);
-	fprintf(out, "  %zu functions:", NINTERPOSED);
 	int col = 80;
 	for (size_t i = 0; i < NINTERPOSED; i++) {
 		int w = (int)strlen(interposed[i]) + 1;
 		if (col + w > 78) {
-			fprintf(out, "\n   ");
-			col = 3;
+			fprintf(out, "%s ", i ? "\n" : "");
+			col = 1;
 		}
 		fprintf(out, " %s", interposed[i]);
 		col += w;

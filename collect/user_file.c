@@ -209,6 +209,7 @@ int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by
 		info->pid = h.pid;
 		info->ppid = h.ppid;
 		info->exited = !!(h.flags & OSP_PF_EXITED);
+		info->ended = !!(h.flags & (OSP_PF_EXITED | OSP_PF_EXEC | OSP_PF_UEXIT));
 		memcpy(info->comm, h.comm, sizeof(info->comm));
 		memcpy(info->exe, h.exe, sizeof(info->exe));
 		info->ops = ops;

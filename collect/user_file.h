@@ -12,7 +12,8 @@
 /* Facts about one process image, from its file header. */
 struct osp_pf_info {
 	int pid, ppid;
-	int exited; /* 0: killed before its exit handlers ran (e.g. SIGKILL) */
+	int exited; /* ran its exit handlers */
+	int ended;  /* exited, called _exit, or exec'd; 0: killed by a signal */
 	char comm[16];
 	char exe[256];
 	uint64_t ops; /* operations counted in this file */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <osprof/instrument.h>
 
 struct op_name {
@@ -166,6 +167,9 @@ struct osp_set *osp_instrument_snapshot(void)
 	osp_set_stamp_host(s);
 	osp_set_meta(s, "layers", OSP_LAYER_APP);
 	osp_set_metaf(s, "pid", "%ld", (long)getpid());
+	char comm[17] = "";
+	if (!prctl(PR_GET_NAME, comm, 0, 0, 0) && comm[0])
+		osp_set_meta(s, "comm", comm);
 	for (unsigned id = 1; id <= nops; id++) {
 		struct osp_profile *p = NULL;
 		for (struct thread_hists *t = threads; t; t = t->next) {

@@ -1,8 +1,9 @@
 /* Following exec: a program may exec with an environment it built itself
- * (env -i, execle, posix_spawn with a custom envp). LD_PRELOAD and the
- * OSPROF_* variables seen at start are put back so the new image is still
- * profiled. A setuid program or one with a static libc still escapes: the
- * dynamic loader ignores LD_PRELOAD for the first and the second has none. */
+ * (env -i, execve or posix_spawn with a custom envp). LD_PRELOAD and the
+ * OSPROF_* variables seen at start are put back where missing, so the new
+ * image is still profiled. A setuid program or one with a static libc still
+ * escapes: the dynamic loader ignores LD_PRELOAD for the first and the second
+ * has none. */
 #include <stdlib.h>
 #include <string.h>
 #include <dlfcn.h>
@@ -43,18 +44,24 @@ static int preload_names_self(const char *kv)
 	return 0;
 }
 
-/* 1 when envp already carries every saved variable as it was. */
+/* The entry of envp named like kv ("NAME=..."), or NULL. */
+static char *const *env_find(char *const envp[], const char *kv)
+{
+	size_t n = name_len(kv);
+	for (char *const *e = envp; e && *e; e++)
+		if (name_len(*e) == n && !strncmp(*e, kv, n))
+			return e;
+	return NULL;
+}
+
+/* 1 when envp names every saved variable and preloads this library. A value
+ * the program set itself is respected (e.g. a nested osprof run): only what
+ * is missing is put back. */
 static int env_complete(char *const envp[])
 {
 	for (unsigned i = 0; i < nsaved; i++) {
-		int found = 0;
-		for (char *const *e = envp; e && *e && !found; e++) {
-			if (!strncmp(saved[i], "LD_PRELOAD=", 11))
-				found = !strncmp(*e, "LD_PRELOAD=", 11) && preload_names_self(*e);
-			else
-				found = !strcmp(*e, saved[i]);
-		}
-		if (!found)
+		char *const *e = env_find(envp, saved[i]);
+		if (!e || (!strncmp(saved[i], "LD_PRELOAD=", 11) && !preload_names_self(*e)))
 			return 0;
 	}
 	return 1;
@@ -70,37 +77,28 @@ char **osp_env_fix(char *const envp[])
 	char **out = malloc((n + nsaved + 1) * sizeof(*out));
 	if (!out)
 		return (char **)envp;
-	const char *theirs = NULL; /* LD_PRELOAD of envp, without "LD_PRELOAD=" */
-	for (size_t i = 0; i < n; i++)
-		if (!strncmp(envp[i], "LD_PRELOAD=", 11))
-			theirs = envp[i] + 11;
-	int theirs_ok = theirs && preload_names_self(theirs - 11);
+	char *const *theirs = NULL; /* envp's LD_PRELOAD entry */
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		int replaced = 0;
-		for (unsigned j = 0; j < nsaved && !replaced; j++)
-			replaced = name_len(envp[i]) == name_len(saved[j]) &&
-			           !strncmp(envp[i], saved[j], name_len(saved[j]));
-		if (theirs_ok && envp[i] + 11 == theirs)
-			replaced = 0;
-		if (!replaced)
+		if (!strncmp(envp[i], "LD_PRELOAD=", 11) && !preload_names_self(envp[i]))
+			theirs = &envp[i]; /* replaced below */
+		else
 			out[k++] = envp[i];
 	}
 	for (unsigned j = 0; j < nsaved; j++) {
-		if (strncmp(saved[j], "LD_PRELOAD=", 11)) {
-			out[k++] = saved[j];
+		int preload = !strncmp(saved[j], "LD_PRELOAD=", 11);
+		if (!preload && env_find(envp, saved[j]))
 			continue;
-		}
-		if (theirs_ok)
-			continue;
+		if (preload && !theirs && env_find(envp, saved[j]))
+			continue; /* theirs already names this library */
 		char *kv = NULL;
-		if (theirs && *theirs) {
+		if (preload && theirs && (*theirs)[11]) {
 			/* Keep what the program preloads, after our own library. */
-			kv = malloc(strlen(saved[j]) + strlen(theirs) + 2);
+			kv = malloc(strlen(saved[j]) + strlen(*theirs + 11) + 2);
 			if (kv) {
 				strcpy(kv, saved[j]);
 				strcat(kv, ":");
-				strcat(kv, theirs);
+				strcat(kv, *theirs + 11);
 			}
 		}
 		out[k++] = kv ? kv : saved[j];

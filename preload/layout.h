@@ -22,6 +22,9 @@
 
 /* flags */
 #define OSP_PF_EXITED 1u /* the process ran its exit handlers */
+#define OSP_PF_EXEC   2u /* the image was replaced by exec */
+#define OSP_PF_UEXIT  4u /* the process called _exit or _Exit */
+/* None of them set: the process was killed by a signal (or is running). */
 
 /* Offsets are from the start of the file. */
 struct osp_pf_hdr {

@@ -102,6 +102,9 @@ static inline void osp_rec_span(char *slot, unsigned op, uint64_t t0, uint64_t t
 	osp_rec(slot, op, t1 - t0);
 }
 
+/* Sets (or clears) a flag of this image's file header. */
+void osp_preload_flag(uint32_t flag, int set);
+
 /* Fork child: drop the parent's mapping and start this process's own file. */
 void osp_preload_child(void);
 

@@ -165,6 +165,18 @@ void osp_preload_child(void)
 		osp_pl.disabled = 1;
 }
 
+void osp_preload_flag(uint32_t flag, int set)
+{
+	char *base = __atomic_load_n(&osp_pl.base, __ATOMIC_ACQUIRE);
+	if (!base)
+		return;
+	struct osp_pf_hdr *h = (struct osp_pf_hdr *)base;
+	if (set)
+		__atomic_or_fetch(&h->flags, flag, __ATOMIC_RELEASE);
+	else
+		__atomic_and_fetch(&h->flags, ~flag, __ATOMIC_RELEASE);
+}
+
 static void fork_child(void)
 {
 	osp_preload_child();

@@ -6,7 +6,7 @@
 #include "preload/preload.h"
 
 void *osp_real_fns[OSP_NOPS];
-static __thread int resolving;
+static __thread int resolving __attribute__((tls_model("initial-exec")));
 
 void *osp_resolve_name(const char *name)
 {

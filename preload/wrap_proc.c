@@ -3,6 +3,7 @@
  * OSPROF_* in the new image's environment). */
 #include <pthread.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "preload/wrap.h"
 
@@ -99,8 +100,10 @@ OSP_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file
 		}                                                                                  \
 		char *const *in = OSP_EXEC_IN_##envarg;                                            \
 		char **env = osp_env_fix(in);                                                      \
+		osp_preload_flag(OSP_PF_EXEC, 1);                                                  \
 		int rv = real(fnarg, argv, env);                                                   \
 		int e = errno;                                                                     \
+		osp_preload_flag(OSP_PF_EXEC, 0);                                                  \
 		osp_env_free(env, in);                                                             \
 		errno = e;                                                                         \
 		return rv;                                                                         \
@@ -121,3 +124,21 @@ OSP_EXEC(execv, const char *path, path, environ)
 OSP_EXEC(execvpe, const char *file, file, envp)
 OSP_EXEC(execvp, const char *file, file, environ)
 OSP_EXEC(fexecve, int fd, fd, envp)
+
+/* _exit skips the exit handlers that mark a clean end: mark it here, so that
+ * only processes killed by a signal count as killed. Not timed. */
+#define OSP_EXIT_WRAP(name)                                                                        \
+	OSP_EXPORT void name(int status)                                                           \
+	{                                                                                          \
+		static void (*real)(int);                                                          \
+		if (!real)                                                                         \
+			real = osp_resolve_name(#name);                                            \
+		osp_preload_flag(OSP_PF_UEXIT, 1);                                                 \
+		if (real)                                                                          \
+			real(status);                                                              \
+		syscall(SYS_exit_group, status);                                                   \
+		__builtin_unreachable();                                                           \
+	}
+
+OSP_EXIT_WRAP(_exit)
+OSP_EXIT_WRAP(_Exit)

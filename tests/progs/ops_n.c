@@ -2,14 +2,19 @@
  * functions (one round = one of each, except where --list says otherwise),
  * so that a profile of it can be checked for exact counts.
  *
- *   ops_n N [DIR] [--fork | --threads T | --exec | --sigkill]
+ *   ops_n N [DIR] [--fork | --threads T | --exec | --sigkill | --spawn-noenv |
+ *                  --vfork]
  *   ops_n --list     prints "OP CALLS_PER_ROUND" for every op issued
+ *   ops_n --errno    checks that failing calls report the right errno
  *
  * --fork     a forked child also does N rounds   (fork: 1 call)
  * --threads  T threads do N rounds each, main none (pthread_create: T)
  * --exec     N rounds, then re-exec itself once for N more (execv)
  * --sigkill  N rounds in the parent; a forked child does N rounds and then
  *            SIGKILLs itself, leaving no chance to flush anything
+ * --spawn-noenv  N rounds, then posix_spawn itself with an empty environment
+ *            for N more (posix_spawn: 1 call)
+ * --vfork    N rounds, then vfork + execv itself for N more (vfork: 1 call)
  *
  * Set-up and clean-up use syscall() directly, so that only the rounds are
  * seen by an interposer. Every call is checked: a failing op exits 1 naming
@@ -19,6 +24,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,10 +248,14 @@ static void round_in(const char *d)
 	sys_close(x);
 	OK(x = dup((int)fd), "dup");
 	sys_close(x);
-	OK(x = dup2((int)fd, 200), "dup2");
-	sys_close(x);
-	OK(x = dup3((int)fd, 201, O_CLOEXEC), "dup3");
-	sys_close(x);
+	/* dup2/dup3 onto a descriptor this thread owns: a fixed number would
+	 * race with the other threads' descriptors. */
+	long spare = syscall(SYS_dup, fd2);
+	if (spare < 0)
+		die("setup dup");
+	OK(dup2((int)fd, (int)spare), "dup2");
+	OK(dup3((int)fd2, (int)spare, O_CLOEXEC), "dup3");
+	sys_close(spare);
 
 	/* data */
 	struct iovec iov = {buf, 16};
@@ -437,8 +447,25 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: ops_n N [DIR] [--fork|--threads T|--exec|--sigkill]\n");
+		fprintf(stderr, "usage: ops_n N [DIR] [--fork|--threads "
+		                "T|--exec|--sigkill|--spawn-noenv|--vfork]\n");
 		return 2;
+	}
+	if (argc == 2 && !strcmp(argv[1], "--errno")) {
+		/* Failing calls keep the errno the real call set. */
+		errno = 0;
+		if (open("/nonexistent/osprof", O_RDONLY) != -1 || errno != ENOENT)
+			die("open errno");
+		errno = 0;
+		if (read(-1, NULL, 0) != -1 || errno != EBADF)
+			die("read errno");
+		errno = 0;
+		if (stat("", &(struct stat){0}) != -1 || errno != ENOENT)
+			die("stat errno");
+		errno = 0;
+		if (opendir("/nonexistent/osprof") || errno != ENOENT)
+			die("opendir errno");
+		return 0;
 	}
 	rounds = strtoul(argv[1], NULL, 10);
 	base = argc > 2 && argv[2][0] != '-' ? argv[2] : "/tmp";
@@ -471,7 +498,7 @@ int main(int argc, char **argv)
 		return wait_for(pid, kill_self ? SIGKILL : 0);
 	}
 	work("main");
-	if (!strcmp(mode, "--exec")) {
+	if (!strcmp(mode, "--exec") || !strcmp(mode, "--spawn-noenv") || !strcmp(mode, "--vfork")) {
 		/* chdir in the rounds moved us: re-exec by absolute path. */
 		char self[4096];
 		ssize_t n = syscall(SYS_readlink, "/proc/self/exe", self, sizeof(self) - 1);
@@ -479,8 +506,24 @@ int main(int argc, char **argv)
 			die("readlink /proc/self/exe");
 		self[n] = 0;
 		char *args[] = {self, argv[1], (char *)base, NULL};
-		execv(self, args);
-		die("execv");
+		if (!strcmp(mode, "--exec")) {
+			execv(self, args);
+			die("execv");
+		}
+		pid_t pid;
+		if (!strcmp(mode, "--vfork")) {
+			if ((pid = vfork()) == 0) {
+				execv(self, args);
+				_exit(127);
+			}
+			if (pid < 0)
+				die("vfork");
+			return wait_for(pid, 0);
+		}
+		char *noenv[] = {NULL};
+		if ((errno = posix_spawn(&pid, self, NULL, NULL, args, noenv)))
+			die("posix_spawn");
+		return wait_for(pid, 0);
 	}
 	return 0;
 }
