@@ -32,7 +32,7 @@ sum_buckets() {
 }
 # wait_ready FIFO_FILE: waits (bounded) until the file has a line "ready"
 wait_ready() {
-	for _ in $(seq 100); do
+	for _ in $(seq 400); do
 		grep -q ready "$1" 2>/dev/null && return 0
 		sleep 0.05
 	done
