@@ -16,6 +16,7 @@
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
 #include "collect/fs_events.h"
+#include "collect/fs_fuse.h"
 #include "collect/kfunc.h"
 #include "collect/kl_util.h"
 #include "fs.skel.h"
@@ -30,6 +31,7 @@ struct fs_state {
 	int raw_ok;  /* the raw_tp program loaded (the kernel allows cookies) */
 	unsigned by; /* KL_BY_* */
 	struct kfuncs *kfuncs;
+	struct fs_fuse *fuse; /* FUSE request round trips, when fuse is here */
 	struct osp_bpf_stats stats;
 	int acquired;
 };
@@ -39,6 +41,20 @@ static const char *only(void)
 {
 	const char *e = getenv("OSPROF_FS_SUBSYS");
 	return e && *e ? e : NULL;
+}
+
+/* FUSE request timing: when the kernel has the fuse tracepoints and
+ * OSPROF_FS_SUBSYS (if set) names fuse. */
+static int fuse_wanted(const char *tfs)
+{
+	const char *o = only();
+	if (o) {
+		char list[512];
+		snprintf(list, sizeof(list), ",%s,", o);
+		if (!strstr(list, ",fuse,"))
+			return 0;
+	}
+	return fs_fuse_present(tfs);
 }
 
 static void fs_destroy(struct osp_session *s, int slot)
@@ -52,6 +68,7 @@ static void fs_destroy(struct osp_session *s, int slot)
 	free(st->rawfds);
 	fs_bpf__destroy(st->skel);
 	kfuncs_free(st->kfuncs);
+	fs_fuse_free(st->fuse);
 	fs_pairs_free(&st->pairs);
 	if (st->acquired)
 		osp_bpf_common_release(s);
@@ -80,8 +97,10 @@ static int fs_prepare_(struct osp_session *s, int slot)
 	if (s->funcs &&
 	    (rc = kfuncs_prepare(s, s->funcs, (unsigned)st->pairs.n, st->by, &st->kfuncs)))
 		return rc;
+	if (fuse_wanted(tfs) && (rc = fs_fuse_prepare(s, st->by, &st->fuse)))
+		return rc;
 	if (st->pairs.n == 0) {
-		if (st->kfuncs)
+		if (st->kfuncs || st->fuse)
 			return 0;
 		fprintf(stderr, "osprof: fs: no file-system tracepoint pairs in %s/events%s%s\n",
 		        tfs, only() ? " for OSPROF_FS_SUBSYS=" : "", only() ? only() : "");
@@ -210,6 +229,8 @@ static int fs_attach(struct osp_session *s, int slot)
 		        "osprof: fs: %zu tracepoint pairs, one program, cookies name the pair and "
 		        "side\n",
 		        st->pairs.n);
+	if (st->fuse && (rc = fs_fuse_attach(s, st->fuse)))
+		return rc;
 	return st->kfuncs ? kfuncs_attach(s, st->kfuncs) : 0;
 }
 
@@ -237,6 +258,8 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 			rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
 			                        &st->stats);
 	}
+	if (!rc && st->fuse)
+		rc = fs_fuse_collect(s, st->fuse, reset);
 	if (!rc && st->kfuncs)
 		rc = kfuncs_collect(s, st->kfuncs, reset);
 	if (rc)
@@ -296,6 +319,11 @@ static int fs_list(FILE *out, int verbose)
 			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys,
 			        p.v[i].start, p.v[i].end);
 	fs_pairs_free(&p);
+	if (fuse_wanted(tfs))
+		fprintf(out,
+		        "  fuse     request round trip per opcode (fuse_request_send -> "
+		        "fuse_request_end, keyed by request) via %s\n",
+		        kl_tp_mode_name());
 	kfuncs_list(out);
 	return 0;
 }
