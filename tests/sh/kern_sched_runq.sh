@@ -1,6 +1,8 @@
 # sched layer: a thread sleeping 1 ms at a time beside CPU hogs (3 on 2 CPUs)
 # waits in the run queue after its wakeups and is preempted; alone, it only
-# sleeps: off-CPU time with reason=sleep, one per nanosleep.
+# sleeps: off-CPU time with reason=sleep, one per nanosleep. fsync on a loop
+# device waits for I/O (reason=io); threads queued on one mutex wait with
+# reason=lock.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/kl_lib.sh"
 need_root
@@ -19,4 +21,12 @@ pre=$(kl_count "$TMP/s.osp" sched offcpu reason=preempted)
 sl=$(kl_count "$TMP/s0.osp" sched offcpu reason=sleep)
 # about 100 sleeps of >= 1 ms in 100 ms, plus a few from start-up
 [ "$sl" -ge 50 ] && [ "$sl" -le 110 ] || fail "sleep count $sl, want about 100"
+kl_ext4 16
+"$OSPROF" run -l sched -o "$TMP/io.osp" -- "$PROGS/kl_fsync" "$KL_MNT/f" 20 || fail "osprof run (fsync) failed"
+[ "$(kl_count "$TMP/io.osp" sched offcpu reason=io)" -gt 0 ] ||
+	fail "fsync: no off-CPU time with reason=io: $("$OSPROF" report --summary "$TMP/io.osp")"
+"$OSPROF" run -l sched -o "$TMP/lk.osp" -- "$PROGS/kl_append" "$TMP/app" 8 20000 ||
+	fail "osprof run (appenders) failed"
+[ "$(kl_count "$TMP/lk.osp" sched offcpu reason=lock)" -gt 0 ] ||
+	fail "appenders: no off-CPU time with reason=lock: $("$OSPROF" report --summary "$TMP/lk.osp")"
 exit 0
