@@ -49,17 +49,18 @@ static __always_inline void kl_pair_end(void *starts, void *hist, struct kl_pair
 		osp_stat_inc(OSP_STAT_UNPAIRED);
 		return;
 	}
+	if (t->over) {
+		/* properly nested, the innermost open start is one not kept */
+		t->over--;
+		osp_stat_inc(OSP_STAT_LOST);
+		return;
+	}
 	__u32 n = t->n, found = KL_DEPTH;
 	for (int i = KL_DEPTH - 1; i >= 0; i--)
 		if ((__u32)i < n && found == KL_DEPTH && t->e[i].id == k->id)
 			found = (__u32)i;
 	if (found == KL_DEPTH) {
-		if (t->over) {
-			t->over--;
-			osp_stat_inc(OSP_STAT_LOST);
-		} else {
-			osp_stat_inc(OSP_STAT_UNPAIRED);
-		}
+		osp_stat_inc(OSP_STAT_UNPAIRED);
 		return;
 	}
 	__u64 t0 = t->e[found & (KL_DEPTH - 1)].ts;
