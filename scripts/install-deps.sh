@@ -27,7 +27,8 @@ fi
 # Browser test of the HTML report (tests/browser): playwright-core drives the
 # Debian chromium; Node.js and npm come with the machine.
 if command -v npm >/dev/null; then
-  (cd "$(dirname "$0")/../tests/browser" && npm ci --no-audit --no-fund --loglevel=error)
+  (cd "$(dirname "$0")/../tests/browser" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "install-deps.sh: npm ci in tests/browser failed: tests/sh/views_html.sh cannot run" >&2
 else
   echo "install-deps.sh: npm not found: tests/sh/views_html.sh will be skipped" >&2
 fi
