@@ -1,6 +1,7 @@
 /* osprof record: profile the live system (or some of its processes) until
  * Ctrl-C, SIGTERM or -d; with INTERVAL, print each interval's histograms. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,11 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-/* Sleeps until the monotonic time `until` or a signal; 1 if interrupted. */
+/* Sleeps until the monotonic time `until` or a signal; 1 if interrupted.
+ * SIGINT and SIGTERM are blocked except inside ppoll, which unblocks them
+ * atomically: a signal arriving just before the wait cannot be missed. */
+static sigset_t wait_mask;
+
 static int sleep_until(uint64_t until)
 {
 	for (;;) {
@@ -41,7 +46,7 @@ static int sleep_until(uint64_t until)
 			return 0;
 		uint64_t d = until - now;
 		struct timespec ts = {(time_t)(d / 1000000000ull), (long)(d % 1000000000ull)};
-		if (nanosleep(&ts, NULL) && errno != EINTR)
+		if (ppoll(NULL, 0, &ts, &wait_mask) < 0 && errno != EINTR)
 			return 0;
 	}
 }
@@ -111,6 +116,13 @@ int cmd_record(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
 
 	int n = 0;
 	rc = OSP_EXIT_FAIL;

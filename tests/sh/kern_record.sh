@@ -19,8 +19,7 @@ rec=$!
 # Recording has started once osprof says so.
 for _ in $(seq 400); do grep -q recording "$TMP/err" && break; sleep 0.05; done
 grep -q recording "$TMP/err" || fail "record did not start: $(cat "$TMP/err")"
-kill -INT $rec
-wait $rec || fail "record exited with $?: $(cat "$TMP/err")"
+sigint_wait $rec || fail "record exited with $?: $(cat "$TMP/err")"
 "$OSPROF" report "$TMP/r.osp" >/dev/null || fail "written file does not read back"
 n=$(prof_count "$TMP/r.osp" "syscall getpgid pid=$target")
 [ "$n" -gt 0 ] || fail "no getpgid of pid $target"
@@ -40,13 +39,12 @@ grep -q 'syscall:getpgid' "$TMP/out" || fail "interval output lacks syscall:getp
 mkfifo "$TMP/go"
 sh -c "read x <'$TMP/go'; '$PROGS/kern_sys' count 500 0 0; echo done >'$TMP/done'; exec sleep 30" &
 shpid=$!
-"$OSPROF" record -l syscall -p $shpid -o "$TMP/f.osp" 2>"$TMP/err" &
+"$OSPROF" record -l syscall -p $shpid -o "$TMP/f.osp" 2>"$TMP/err.fork" &
 rec=$!
-for _ in $(seq 400); do grep -q recording "$TMP/err" && break; sleep 0.05; done
+for _ in $(seq 400); do grep -q recording "$TMP/err.fork" && break; sleep 0.05; done
 echo go >"$TMP/go"
 for _ in $(seq 400); do [ -s "$TMP/done" ] && break; sleep 0.05; done
-kill -INT $rec
-wait $rec || fail "record -p (fork) exited with $?"
+sigint_wait $rec || fail "record -p (fork) exited with $?"
 kill $shpid 2>/dev/null
 expect_eq "getpgid of the forked child" "$(prof_count "$TMP/f.osp" "syscall getpgid")" 500
 
