@@ -6,7 +6,7 @@
 
 /* For `osprof list`: the BTF tracepoint flavour these layers would use here
  * ("tp_btf" or "raw_tp", probed by a real load as root), or
- * "tp_btf (raw_tp fallback)" when it cannot be probed. */
+ * "tp_btf (needs root)" when it cannot be probed. */
 const char *kl_tp_mode_name(void);
 
 /* Destroys n links (NULLs allowed) and frees the array. Closing a perf-event

@@ -291,9 +291,10 @@ static int raw_cookies_here(void)
 static int fs_list(FILE *out, int verbose)
 {
 	if (geteuid() != 0) {
-		fprintf(out,
-		        "fs       file-system tracepoint pairs via tracepoint (needs root to read "
-		        "tracefs); --func via fentry, else kprobe\n");
+		fprintf(
+		    out,
+		    "fs       file-system tracepoint pairs via raw_tp or tracepoint (needs root "
+		    "to read tracefs); --func via fentry, else kprobe\n");
 		return 0;
 	}
 	const char *tfs = osp_tracefs();

@@ -223,7 +223,8 @@ static int uprobe_collect(struct osp_session *s, int slot, int reset)
 
 static int uprobe_list(FILE *out, int verbose)
 {
-	fprintf(out, "uprobe   user functions, --uprobe BIN:SYM[,SYM...], via uprobe/uretprobe\n");
+	fprintf(out, "uprobe   user functions, --uprobe BIN:SYM[,SYM...], via uprobe/uretprobe%s\n",
+	        geteuid() == 0 ? "" : " (needs root)");
 	if (verbose)
 		fprintf(out, "  one program pair for all functions, cookie = function index;\n"
 		             "  BIN a path or a library name (libc.so.6)\n");
