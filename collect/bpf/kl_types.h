@@ -13,7 +13,7 @@ enum { KL_BY_NONE, KL_BY_PID, KL_BY_TID, KL_BY_COMM, KL_BY_CALLER };
 /* Open starts kept per thread (nested fs events or functions). */
 #define KL_DEPTH 8
 
-/* fs and uprobe: per-thread in-flight starts of pair `id` (op = id). */
+/* fs, --func, uprobe: the thread of an event and its pair (the op). */
 struct kl_pair_key {
 	__u32 tid;
 	__u32 id;
