@@ -1,6 +1,5 @@
 /* Start/end pairing per thread and --by dimensions, shared by the fs, kfunc,
- * fuse, lock and uprobe objects. Include
- * after osp_common.bpf.h. */
+ * fuse, lock and uprobe objects. Include after osp_common.bpf.h. */
 #ifndef OSPROF_KL_BPF_H
 #define OSPROF_KL_BPF_H
 
