@@ -17,9 +17,9 @@ static const char usage_head[] =
     "Profiles the live system with no restart: every process (-a, the default),\n"
     "some processes with their threads and the processes they fork from then on\n"
     "(-p), a cgroup and its sub-cgroups (-c, a cgroup v2 directory), or processes\n"
-    "by command name (--comm). Runs until\n"
-    "Ctrl-C, SIGTERM or -d DUR, then writes the profile set to -o FILE (default\n"
-    "osprof.osp); nothing collected is lost on a signal.\n"
+    "by command name (--comm). Runs until Ctrl-C, SIGTERM or -d DUR, then writes\n"
+    "the profile set to -o FILE (default osprof.osp); nothing collected is lost\n"
+    "on a signal.\n"
     "With INTERVAL (e.g. 1s), prints the histograms of each interval to stdout\n"
     "(bcc style) and stops after COUNT intervals if given; -o still gets the\n"
     "whole run. -i DUR keeps per-slice histograms in the file instead.\n";

@@ -5,7 +5,8 @@
  *                                      forked children: N*(1+THREADS+CHILDREN)
  *   kern_sys loop                      getpgid(0) until killed
  *   kern_sys sleep N USEC              N nanosleep(USEC), timer slack 1 ns
- *   kern_sys bimodal N                 N readv() of /dev/zero (never blocks), then N
+ *   kern_sys bimodal N                 N readv() of /dev/null (returns at once: no
+ *                                      scheduling point inside), then N
  *                                      readv() of a pipe a child writes to every 5 ms
  *   kern_sys phases MS                 getpgid(0) for MS ms, then getsid(0) for MS ms
  *   kern_sys spin MS                   getpgid(0) for MS ms
@@ -105,11 +106,11 @@ int main(int argc, char **argv)
 		long n = atol(argv[2]);
 		char c;
 		struct iovec iov = {&c, 1};
-		int zero = open("/dev/zero", O_RDONLY), p[2];
-		if (zero < 0 || pipe(p))
+		int null = open("/dev/null", O_RDONLY), p[2];
+		if (null < 0 || pipe(p))
 			return 1;
 		for (long i = 0; i < n; i++)
-			if (readv(zero, &iov, 1) != 1)
+			if (readv(null, &iov, 1) != 0)
 				return 1;
 		pid_t w = fork();
 		if (w == 0) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# osprof record -p PID: SIGINT writes a valid profile set holding the target's
+# osprof record -p PID: SIGINT (and SIGTERM) writes a valid profile set holding the target's
 # calls (and only its process); INTERVAL COUNT prints each interval and stops.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/kern.bash"
@@ -26,6 +26,13 @@ n=$(prof_count "$TMP/r.osp" "syscall getpgid pid=$target")
 expect_eq "profiles of other processes" "$(grep -c "^profile syscall .* pid=$other" "$TMP/r.osp")" 0
 grep -q '^meta attach_modes .*syscall:' "$TMP/r.osp" || fail "attach_modes not recorded"
 grep -q '^meta probe_cost_ns [1-9]' "$TMP/r.osp" || fail "probe_cost_ns not recorded"
+
+# SIGTERM writes the profile too.
+"$OSPROF" record -l syscall -p $target -o "$TMP/t.osp" 2>"$TMP/err.term" &
+rec=$!
+for _ in $(seq 400); do grep -q recording "$TMP/err.term" && break; sleep 0.05; done
+sigint_wait $rec TERM || fail "record exited with $? on SIGTERM"
+[ "$(prof_count "$TMP/t.osp" "syscall getpgid")" -gt 0 ] || fail "SIGTERM: no getpgid recorded"
 
 # Intervals: 2 intervals of 200 ms, each printed in bcc style.
 "$OSPROF" record -l syscall -p $target -o "$TMP/i.osp" 200ms 2 >"$TMP/out" 2>"$TMP/err" ||
