@@ -1,0 +1,16 @@
+# osprof rootcause (DARC): test programs whose root cause is known by
+# construction are built as the dissertation's targets would be: -O1 without
+# inlining and with frame pointers, non-PIE (rc_NAME) and PIE (rc_NAME_pie).
+RC_PROG_CFLAGS := -O1 -g -fno-inline -fno-omit-frame-pointer -Wall -Wextra -Werror -std=gnu11
+RC_PROG_SRCS := $(wildcard tests/progs/rc_*.c)
+RC_PIE_BINS := $(RC_PROG_SRCS:tests/progs/%.c=$(BUILD)/tests/progs/%_pie)
+
+$(BUILD)/tests/progs/rc_%: tests/progs/rc_%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RC_PROG_CFLAGS) -fno-pie -no-pie -o $@ $< -lpthread
+
+$(BUILD)/tests/progs/rc_%_pie: tests/progs/rc_%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RC_PROG_CFLAGS) -fPIE -pie -o $@ $< -lpthread
+
+tests: $(RC_PIE_BINS)
