@@ -34,11 +34,12 @@ static const char usage[] =
     "  -p, --pid PID        attach to a running process\n"
     "  -- CMD [ARGS]        start CMD and search in it\n\n"
     "Search (defaults of seed 002 Fig. 4.2):\n"
-    "  --peak N|slowest     peak to explain, numbered from the fastest (default slowest)\n"
+    "  --peak N|slowest     peak to explain, numbered from the fastest; slowest (the\n"
+    "                       default) is the slowest peak with >= 5% of the calls\n"
     "  --start-ops N        f0 calls profiled before the peak is chosen (100)\n"
     "  --decision-time N    in-peak f0 calls between two decisions of a node (50)\n"
     "  --max-depth N        stop paths at this depth below f0 (10)\n"
-    "  --maxcount-pct P     candidates within P%% of the top maxcount are chosen (97)\n"
+    "  --maxcount-pct P     candidates within P% of the top maxcount are chosen (97)\n"
     "  --min-bucket B       stop at callees faster than 2^B ns (6)\n"
     "  --backend uprobe|trampoline\n"
     "                       uprobe: BPF uprobes, works with -p (default with -p);\n"
@@ -285,7 +286,13 @@ static int run_func(struct rc_opts *o)
 	} else {
 		struct rc_peak pk[RC_MAX_PEAKS];
 		int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
-		int want = o->peak ? o->peak : np;
+		/* slowest: the slowest peak that holds at least 5% of the calls;
+		 * a few preempted calls beyond it are not what users ask about. */
+		uint64_t tot = hist_total(hist);
+		int want = o->peak;
+		for (int i = np; !want && i > 0; i--)
+			if (pk[i - 1].count * 20 >= tot || i == 1)
+				want = i;
 		if (want < 1 || want > np) {
 			osp_err("rootcause: --peak %d: f0's histogram has %d peak%s", o->peak, np,
 			        np == 1 ? "" : "s");
@@ -340,6 +347,11 @@ out:
 	if (is_child && o->pid > 0) {
 		/* The target keeps running without probes; wait for it. */
 		if (rc_target_alive(o->pid, 1, &status)) {
+			if (!rc_stop)
+				fprintf(stderr,
+				        "osprof rootcause: probes removed; waiting for the command "
+				        "(pid %d) to exit\n",
+				        (int)o->pid);
 			int killed = 0;
 			for (;;) {
 				if (rc_stop && !killed++)

@@ -4,10 +4,12 @@
  * four children at every level (the three others return at once). In
  * PCT% of calls the walk takes the path 2,1,3,0,2,1 and its leaf l6_1 spins
  * for SLOW_US; every other call takes a random path and stays fast.
- * Usage: rc_tree [ITERATIONS] [PCT] [SLOW_US] ; prints nothing. */
+ * Usage: rc_tree [ITERATIONS (0: forever)] [PCT] [SLOW_US] [STOPFILE]: also
+ * stops once STOPFILE exists. Prints nothing. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 #include <x86intrin.h>
 
 #define NOINL __attribute__((noinline, noclone))
@@ -99,7 +101,11 @@ int main(int argc, char **argv)
 		;
 	tsc_per_us = (__rdtsc() - c0) * 1000 / (now_ns() - t0);
 	srand(1);
-	for (long i = 0; i < iters || iters == 0; i++)
+	const char *stop = argc > 4 ? argv[4] : NULL;
+	for (long i = 0; i < iters || iters == 0; i++) {
 		rc_root(rand() % 100 < pct);
+		if (stop && i % 64 == 0 && access(stop, F_OK) == 0)
+			break;
+	}
 	return 0;
 }
