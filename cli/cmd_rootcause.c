@@ -221,7 +221,8 @@ static int run_func(struct rc_opts *o)
 	/* Phase 1: profile f0 until --start-ops calls. */
 	while (!rc_stop) {
 		be->ops->poll(be, 50, NULL, NULL);
-		be->ops->read_hist(be, hist);
+		if (be->ops->read_hist(be, hist))
+			goto out;
 		if (hist_total(hist) >= o->p.start_ops)
 			break;
 		if (!rc_target_alive(o->pid, is_child, &status)) {

@@ -14,3 +14,13 @@ $(BUILD)/tests/progs/rc_%_pie: tests/progs/rc_%.c
 	$(CC) $(RC_PROG_CFLAGS) -fPIE -pie -o $@ $< -lpthread
 
 tests: $(RC_PIE_BINS)
+
+# The in-process agent of the trampoline backend (LD_PRELOADed into CMD).
+# Built without sanitizers: it runs inside arbitrary programs.
+DARC_AGENT := $(BUILD)/libosprof-darc-agent.so
+DARC_AGENT_SRCS := $(wildcard rootcause/agent/*.c) $(wildcard rootcause/agent/*.S)
+$(DARC_AGENT): $(DARC_AGENT_SRCS) $(wildcard rootcause/agent/*.h) collect/bpf/rootcause.h
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC -shared -I. -fno-omit-frame-pointer \
+		-o $@ $(DARC_AGENT_SRCS) -lpthread -lrt
+all: $(DARC_AGENT)
