@@ -24,3 +24,10 @@ $(DARC_AGENT): $(DARC_AGENT_SRCS) $(wildcard rootcause/agent/*.h) collect/bpf/ro
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC -shared -I. -fno-omit-frame-pointer \
 		-o $@ $(DARC_AGENT_SRCS) -lpthread -lrt
 all: $(DARC_AGENT)
+
+# System call names -> numbers for --syscall, from the installed headers.
+RC_UNISTD := $(firstword $(wildcard /usr/include/x86_64-linux-gnu/asm/unistd_64.h /usr/include/asm/unistd_64.h))
+$(BUILD)/gen/rc_syscalls.h: $(RC_UNISTD)
+	@mkdir -p $(dir $@)
+	sed -n 's/^#define __NR_\([a-z0-9_]*\)[ \t]\+\([0-9]\+\)$$/{"\1", \2},/p' $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/rootcause/kernel.o: $(BUILD)/gen/rc_syscalls.h

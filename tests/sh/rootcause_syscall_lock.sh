@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# osprof rootcause --syscall, lock contention: two threads of
+# tests/progs/rc_lock.c take turns on one mutex held for 500 us, so futex(2)
+# waits on the other thread. The kernel-side attribution must put the peak on
+# the blocked path through futex_wait, woken from futex_wake by rc_lock.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/rootcause_lib.sh"
+need_root
+need_btf
+
+rc_run_cmd "$TMP/json" --syscall futex --start-ops 100 --json -- "$PROGS/rc_lock" 500 0
+python3 - "$TMP/json" <<'PY' || fail "futex attribution"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["finished"] and d["backend"] == "kernel" and d["in_peak_calls"] == 50, d
+top = max(d["kernel_paths"], key=lambda p: p["ns"])
+assert top["kind"] == "off-CPU" and top["share"] > 0.5, top
+assert any(f.startswith("futex_wait") for f in top["stack"]), top["stack"]
+assert top["stack"][-1] in ("__schedule", "schedule"), top["stack"]
+assert top["waker"] == "rc_lock", top
+assert any(f.startswith("futex_wake") for f in top["waker_stack"]), top["waker_stack"]
+# Most in-peak calls are dominated by a wait in futex_wait (the same path may
+# be split by different waker stacks).
+votes = sum(p["votes"] for p in d["kernel_paths"]
+            if p["kind"] == "off-CPU" and any(f.startswith("futex_wait") for f in p["stack"]))
+assert votes * 2 > d["in_peak_calls"], votes
+PY
