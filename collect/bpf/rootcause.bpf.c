@@ -234,7 +234,17 @@ int rc_site_enter(struct pt_regs *ctx)
 	struct rc_thread *t = cur_thread(0);
 	if (!t || !t->f0_depth)
 		return 0;
+	__u64 ip = PT_REGS_IP(ctx);
+	/* Two calls in a row: the previous call's return probe sits on this
+	 * very instruction and may not have run yet. Its call is over. */
 	__u32 sp = t->sp;
+	if (sp > 0 && sp <= RC_STACK) {
+		struct rc_frame *prev = &t->stk[(sp - 1) & (RC_STACK - 1)];
+		if (!prev->tail && prev->ret_ip == ip) {
+			close_frame(t, prev, bpf_ktime_get_ns());
+			t->sp = --sp;
+		}
+	}
 	if (sp >= RC_STACK)
 		return 0;
 	struct rc_ckey k = {.parent = top_slot(t), .site = (__u32)bpf_get_attach_cookie(ctx)};
@@ -243,10 +253,13 @@ int rc_site_enter(struct pt_regs *ctx)
 		return 0; /* not on a path of the ftree: call-path filter */
 	__u32 s = *child & (RC_NSLOTS - 1);
 	struct rc_bsite *bs = bpf_map_lookup_elem(&sites, &k.site);
-	struct rc_frame *f = &t->stk[sp & (RC_STACK - 1)];
+	__u64 idx = sp;
+	asm volatile("%0 &= 31" : "+r"(idx)); /* RC_STACK - 1, visible to the verifier */
+	struct rc_frame *f = &t->stk[idx];
 	f->site = k.site;
 	f->slot = s;
 	f->tail = bs && (bs->kind & RC_K_TAIL);
+	f->ret_ip = bs ? bs->next_ip : 0;
 	if (bs && (bs->kind & RC_K_IND))
 		t->tgt[s] = ind_target(ctx, bs);
 	t->sp = sp + 1;
@@ -286,7 +299,10 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(rc_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u64 now = bpf_ktime_get_ns();
-	if (preempt && (!targ_tgid || prev->tgid == targ_tgid)) {
+	/* Involuntary: preempted in the kernel, or still runnable (a user-mode
+	 * thread whose slice ran out switches with preempt == false). */
+	int runnable = preempt || prev->__state == 0;
+	if (runnable && (!targ_tgid || prev->tgid == targ_tgid)) {
 		__u32 tid = prev->pid;
 		struct rc_thread *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->f0_depth) {

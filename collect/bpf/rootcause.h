@@ -31,6 +31,7 @@ struct rc_ckey {
 
 struct rc_frame {
 	unsigned long long start;
+	unsigned long long ret_ip; /* where the timed call returns */
 	unsigned int site;
 	unsigned int slot;
 	unsigned int tail;

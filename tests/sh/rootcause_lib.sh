@@ -24,10 +24,12 @@ rc_run_cmd() {
 		sleep 0.1
 	done
 	touch "$stop"
-	wait "$opid" || {
+	local rc=0
+	wait "$opid" || rc=$?
+	if [ "$rc" -ne 0 ]; then
 		cat "$out.err" >&2
-		fail "osprof rootcause exited $?"
-	}
+		fail "osprof rootcause $* exited $rc"
+	fi
 }
 
 # rc_check_json FILE PATH BACKEND: the JSON tree's main chain is PATH and
