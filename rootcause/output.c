@@ -351,7 +351,7 @@ int rc_state_load(const char *path, struct rc_search *s, struct rc_state *st)
 		fprintf(stderr, "%s: %s\n", path, strerror(errno));
 		return -errno;
 	}
-	char line[4096], *fl[32];
+	char line[4096], *fl[80];
 	int ln = 0, rc = 0, have_f0 = 0, have_peak = 0;
 	memset(st, 0, sizeof(*st));
 	while (!rc && fgets(line, sizeof(line), f)) {
@@ -362,7 +362,7 @@ int rc_state_load(const char *path, struct rc_search *s, struct rc_state *st)
 				    bad(path, ln, "not an osprof rootcause state file (version 1)");
 			continue;
 		}
-		int nf = split(line, fl, 32);
+		int nf = split(line, fl, 80);
 		if (!strcmp(fl[0], "f0") && nf == 2) {
 			snprintf(st->f0, sizeof(st->f0), "%s", fl[1]);
 			have_f0 = 1;

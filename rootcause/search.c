@@ -501,7 +501,11 @@ int rc_search_resume(struct rc_search *s, uint64_t lo, uint64_t hi)
 	 * measured callees, and their ancestors' call sites get measured too. */
 	size_t n = s->n;
 	for (size_t i = 0; i < n; i++) {
-		if (s->nodes[i].status != RC_FRONTIER)
+		struct rc_node *x = &s->nodes[i];
+		/* A deeper --max-depth continues the paths cut by the old one. */
+		if (x->status == RC_MAXDEPTH && (unsigned)x->depth < s->p.max_depth)
+			x->status = RC_FRONTIER;
+		if (x->status != RC_FRONTIER)
 			continue;
 		/* Ancestors first, so that the call-path filter matches. */
 		int chain[64], nc = 0;

@@ -3,7 +3,7 @@
 # pointers and op_slow is the cause (tests/progs/rc_misc.c fnptr). The
 # target is resolved at run time and the node is named after it.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/rootcause_lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
 need_root
 need_btf
 rc_run_cmd "$TMP/f" --func "$PROGS/rc_misc_pie:rc_fnptr" --backend uprobe --start-ops 300 \

@@ -4,7 +4,7 @@
 # (tests/progs/rc_misc.c preempt + hog, both pinned to one CPU). The path
 # must end in the [preemption] pseudo node.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/rootcause_lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
 need_root
 need_btf
 cpu=$(($(nproc) - 1))

@@ -4,7 +4,7 @@
 # ftree node (seed 002 §3.11), so the chain must show five rec nodes.
 # Trampoline backend on the PIE build, then uprobes on the non-PIE one.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/rootcause_lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
 want="rc_recur;rec;rec;rec;rec;rec;slow_leaf"
 rc_run_cmd "$TMP/t" --func "$PROGS/rc_misc_pie:rc_recur" --backend trampoline --start-ops 300 \
 	--folded -- "$PROGS/rc_misc_pie" recur 10 1500

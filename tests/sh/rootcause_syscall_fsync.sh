@@ -4,7 +4,7 @@
 # attributed to a blocked path inside ext4_sync_file, woken by the I/O
 # completion or the journal thread.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/rootcause_lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
 need_root
 need_btf
 command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 missing"

@@ -4,7 +4,7 @@
 # waits on the other thread. The kernel-side attribution must put the peak on
 # the blocked path through futex_wait, woken from futex_wake by rc_lock.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/rootcause_lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
 need_root
 need_btf
 

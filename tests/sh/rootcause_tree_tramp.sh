@@ -4,7 +4,7 @@
 # exactly rc_root -> l1_2 -> l2_1 -> l3_3 -> l4_0 -> l5_2 -> l6_1 -> spin_us,
 # for the non-PIE and the PIE build. Needs no privileges.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/rootcause_lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
 [ -r "$BUILD/libosprof-darc-agent.so" ] || fail "agent not built"
 
 rc_run_cmd "$TMP/folded" --func "$PROGS/rc_tree:rc_root" --backend trampoline --start-ops 300 \

@@ -5,7 +5,7 @@
 # (-> spin_us, the leaf's busy loop), attached with -p to a non-PIE binary and
 # started with -- CMD for the PIE variant.
 source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/rootcause_lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
 need_root
 need_btf
 

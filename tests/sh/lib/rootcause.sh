@@ -1,5 +1,4 @@
 # Helpers of the tests/sh/rootcause_*.sh scripts (sourced; not a test).
-[ "${BASH_SOURCE[0]}" = "$0" ] && exit 0 # run directly by tests/run.sh: nothing to do
 RC_TREE_PATH="rc_root;l1_2;l2_1;l3_3;l4_0;l5_2;l6_1;spin_us"
 
 # rc_check_folded FILE PATH: PATH is the heaviest folded stack.
