@@ -113,6 +113,7 @@ int cmd_run(int argc, char **argv)
 		snprintf(cmdline + strlen(cmdline), sizeof(cmdline) - strlen(cmdline), "%s%s",
 		         a == cmdv ? "" : " ", *a);
 	osp_set_meta(s.set, "command", cmdline);
+	s.argv = cmdv;
 
 	int status = OSP_EXIT_FAIL, n = 0, release_fd = -1;
 	for (; n < nlayers; n++)

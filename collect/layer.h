@@ -27,8 +27,9 @@ struct osp_session {
 	const char *split; /* --split: "preempt" or NULL */
 	int verbose;       /* -v: print attach modes chosen */
 	/* targets */
-	pid_t root_pid; /* run: the child; follow its descendants */
-	pid_t *pids;    /* record -p */
+	pid_t root_pid;    /* run: the child; follow its descendants */
+	char *const *argv; /* run: CMD and its arguments (set before prepare) */
+	pid_t *pids;       /* record -p */
 	size_t npids;
 	const char *cgroup; /* record -c (path under /sys/fs/cgroup) */
 	const char *comm;   /* record --comm */

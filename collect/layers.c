@@ -2,9 +2,19 @@
 #include <string.h>
 #include "collect/layer.h"
 
+extern const struct osp_layer osp_layer_user;
+extern const struct osp_layer osp_layer_syscall;
+extern const struct osp_layer osp_layer_fs;
+extern const struct osp_layer osp_layer_block;
+extern const struct osp_layer osp_layer_lock;
+extern const struct osp_layer osp_layer_sched;
+extern const struct osp_layer osp_layer_irq;
+extern const struct osp_layer osp_layer_uprobe;
 
 const struct osp_layer *const osp_layers[] = {
-    NULL,
+    &osp_layer_user,  &osp_layer_syscall, &osp_layer_fs,
+    &osp_layer_block, &osp_layer_lock,    &osp_layer_sched,
+    &osp_layer_irq,   &osp_layer_uprobe,  NULL,
 };
 
 const struct osp_layer *osp_layer_find(const char *name)

@@ -43,9 +43,31 @@ static void fmt_cell(char *b, size_t n, uint64_t v, enum osp_unit u)
 		snprintf(b, n, "%" PRIu64, v);
 }
 
+/* Latency of one layer: shares are taken within a layer, since layers nest
+ * (a read's syscall time contains its fs time) and a sum across layers would
+ * count the same nanoseconds twice. */
+static uint64_t layer_total(const struct osp_set *s, const char *layer)
+{
+	uint64_t t = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->profiles[i]->unit == OSP_UNIT_NS && !strcmp(s->profiles[i]->layer, layer))
+			t += s->profiles[i]->hist.total;
+	return t;
+}
+
+/* Sum of totals of the profiles of the same layer ranked at or above i. */
+static uint64_t layer_cumulative(const struct osp_set *s, size_t i)
+{
+	uint64_t t = 0;
+	for (size_t j = 0; j <= i; j++)
+		if (s->profiles[j]->unit == OSP_UNIT_NS &&
+		    !strcmp(s->profiles[j]->layer, s->profiles[i]->layer))
+			t += s->profiles[j]->hist.total;
+	return t;
+}
+
 static void print_summary(FILE *out, struct osp_set *s, const struct osp_report_opts *o, size_t n)
 {
-	uint64_t grand = osp_set_total(s), cum = 0;
 	char label[256], tot[24], mean[24], mn[24], mx[24], pc[24];
 	fprintf(out, "%-40s %10s %11s %6s %6s %11s %11s %11s", "PROFILE", "COUNT", "TOTAL", "SHARE",
 	        "CUM", "MEAN", "MIN", "MAX");
@@ -57,19 +79,16 @@ static void print_summary(FILE *out, struct osp_set *s, const struct osp_report_
 	for (size_t i = 0; i < n; i++) {
 		const struct osp_profile *p = s->profiles[i];
 		const struct osp_hist *h = &p->hist;
-		int lat = p->unit == OSP_UNIT_NS;
-		double share = lat && grand ? 100.0 * (double)h->total / (double)grand : 0;
-		if (lat)
-			cum += h->total;
 		fmt_cell(tot, sizeof(tot), h->total, p->unit);
 		fmt_cell(mean, sizeof(mean), h->count ? h->total / h->count : 0, p->unit);
 		fmt_cell(mn, sizeof(mn), h->count ? h->min : 0, p->unit);
 		fmt_cell(mx, sizeof(mx), h->max, p->unit);
 		fprintf(out, "%-40s %10" PRIu64 " %11s", osp_profile_label(p, label, sizeof(label)),
 		        h->count, tot);
-		if (lat)
-			fprintf(out, " %5.1f%% %5.1f%%", share,
-			        grand ? 100.0 * (double)cum / (double)grand : 0);
+		uint64_t lt = p->unit == OSP_UNIT_NS ? layer_total(s, p->layer) : 0;
+		if (lt)
+			fprintf(out, " %5.1f%% %5.1f%%", 100.0 * (double)h->total / (double)lt,
+			        100.0 * (double)layer_cumulative(s, i) / (double)lt);
 		else
 			fprintf(out, " %6s %6s", "-", "-");
 		fprintf(out, " %11s %11s %11s", mean, mn, mx);
@@ -79,7 +98,7 @@ static void print_summary(FILE *out, struct osp_set *s, const struct osp_report_
 		}
 		fputc('\n', out);
 	}
-	fputc('\n', out);
+	fprintf(out, "(SHARE and CUM: of the total latency of the profile's layer)\n\n");
 }
 
 /* One row per slice, one character per bucket: a text heat map. */
@@ -123,6 +142,8 @@ void osp_render_text(FILE *out, struct osp_set *s, const struct osp_report_opts 
 		return;
 	}
 	print_summary(out, s, o, n);
+	if (o->after_summary)
+		o->after_summary(out, s, o->ctx);
 	if (o->no_hist)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -134,6 +155,8 @@ void osp_render_text(FILE *out, struct osp_set *s, const struct osp_report_opts 
 		osp_print_hist(out, &p->hist, p->hist.buckets, p->unit, div);
 		if (o->slices)
 			print_slices(out, s, p);
+		if (o->after_hist)
+			o->after_hist(out, p, o->ctx);
 		fputc('\n', out);
 	}
 }

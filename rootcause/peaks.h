@@ -1,6 +1,5 @@
-/* Peaks of f0's log2 histogram and the EMD used to check a resumed search.
- * Minimal stand-ins until the analysis branch's osp peak detection lands:
- * callers only use these two functions, so the swap is local. */
+/* Peaks of f0's log2 histogram and the EMD used to check a resumed search,
+ * through the analysis library (include/osprof/analysis.h). */
 #ifndef OSPROF_RC_PEAKS_H
 #define OSPROF_RC_PEAKS_H
 
@@ -13,10 +12,11 @@ struct rc_peak {
 	uint64_t count;
 };
 
-/* Peaks in buckets[0..n): maximal runs split at valleys, comparing counts on
- * a log scale as a human reading Fig. 3.4 would. Returns how many. */
+/* Peaks in buckets[0..n) (osp_find_peaks), without stray peaks holding
+ * under 0.5% of the calls. Returns how many. */
 int rc_find_peaks(const uint64_t *buckets, int n, struct rc_peak *out, int max);
-/* Earth Mover's Distance between two normalised histograms, in buckets. */
+/* Earth Mover's Distance between two normalised histograms, in buckets
+ * (osp_emd); -1 on ENOMEM. */
 double rc_emd(const uint64_t *a, const uint64_t *b, int n);
 
 #endif

@@ -5,6 +5,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${1:-$ROOT/build}
+BUILD=$(cd "$BUILD" && pwd) || exit 2
 UNIT_ONLY=0
 FILTER=""
 shift || true

@@ -7,7 +7,7 @@
  *
  * Each thread counts into its own histograms (no atomics on the hot path);
  * they are merged when the profile is written: at exit, to the file named by
- * $OSPROF_OUTPUT (appending ".PID" if it contains "%p"), else to stderr. */
+ * $OSPROF_OUTPUT ("%p" in it replaced by the pid), else to stderr. */
 #ifndef OSPROF_INSTRUMENT_H
 #define OSPROF_INSTRUMENT_H
 

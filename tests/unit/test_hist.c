@@ -103,10 +103,10 @@ static void add_merge_check(void)
 	CHECK(osp_hist_check(&a) == 0);
 	a.count++;
 	CHECK(osp_hist_check(&a) != 0);
+	osp_hist_free(&c);
 	CHECK(osp_hist_init(&c, 3) != 0);
 	osp_hist_free(&a);
 	osp_hist_free(&b);
-	osp_hist_free(&c);
 }
 
 static void quantiles(void)

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+/* block layer: per device and request type, queue time (insert -> issue;
+ * allocation -> issue for requests issued directly without an insert),
+ * device time (issue -> complete) and request size at issue. Requests are
+ * keyed by their address; a target filter keeps the requests whose insert
+ * (or issue, for directly issued ones) ran in a target task. */
+#include "vmlinux.h"
+#include "osp_common.bpf.h"
+#include "kl_types.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct rq_state {
+	__u64 insert_ns; /* 0: issued without an insert */
+	__u64 issue_ns;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u64);
+	__type(value, struct rq_state);
+} blk_rqs SEC(".maps");
+
+OSP_HIST_MAP(blk_hist, OSP_HIST_ENTRIES);
+
+static __always_inline void rq_add(struct request *rq, __u32 what, __u64 now, __u64 v)
+{
+	struct osp_hkey k = {.op = what, .slice = osp_slice(now)};
+	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
+	__u32 major = BPF_CORE_READ(disk, major), minor = BPF_CORE_READ(disk, first_minor);
+	__u32 op = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_MASK */
+	k.dim[0] = major << 20 | minor;
+	switch (op) {
+	case 0: /* REQ_OP_READ */
+		k.aux = KL_BLK_READ;
+		break;
+	case 1: /* REQ_OP_WRITE */
+		k.aux = KL_BLK_WRITE;
+		break;
+	case 2: /* REQ_OP_FLUSH */
+		k.aux = KL_BLK_FLUSH;
+		break;
+	case 3: /* REQ_OP_DISCARD */
+	case 5: /* REQ_OP_SECURE_ERASE */
+		k.aux = KL_BLK_DISCARD;
+		break;
+	default:
+		k.aux = KL_BLK_OTHER;
+	}
+	osp_hist_add(&blk_hist, &k, v);
+}
+
+static __always_inline int blk_insert(void *ctx, struct request *rq)
+{
+	__u64 key = (__u64)rq;
+	struct rq_state st = {.insert_ns = bpf_ktime_get_ns()};
+	if (!osp_target() && !bpf_map_lookup_elem(&blk_rqs, &key))
+		return 0;
+	if (bpf_map_update_elem(&blk_rqs, &key, &st, BPF_ANY))
+		osp_stat_inc(OSP_STAT_LOST);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_insert")
+int BPF_PROG(blk_insert_btf, struct request *rq)
+{
+	return blk_insert(ctx, rq);
+}
+
+SEC("raw_tp/block_rq_insert")
+int BPF_PROG(blk_insert_raw, struct request *rq)
+{
+	return blk_insert(ctx, rq);
+}
+
+static __always_inline int blk_issue(void *ctx, struct request *rq)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct rq_state *st = bpf_map_lookup_elem(&blk_rqs, &key);
+	if (st) {
+		/* inserted earlier (possibly by a target task, in any context) */
+		st->issue_ns = now;
+		rq_add(rq, KL_BLK_QUEUE, now, now - st->insert_ns);
+	} else {
+		if (!osp_target())
+			return 0;
+		struct rq_state nst = {.issue_ns = now};
+		if (bpf_map_update_elem(&blk_rqs, &key, &nst, BPF_ANY)) {
+			osp_stat_inc(OSP_STAT_LOST);
+			return 0;
+		}
+		/* Issued directly, never inserted: it queued from its allocation
+		 * (start_time_ns, 0 when the queue keeps no I/O statistics). */
+		__u64 t0 = BPF_CORE_READ(rq, start_time_ns);
+		if (t0 && t0 <= now)
+			rq_add(rq, KL_BLK_QUEUE, now, now - t0);
+	}
+	rq_add(rq, KL_BLK_SIZE, now, BPF_CORE_READ(rq, __data_len));
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(blk_issue_btf, struct request *rq)
+{
+	return blk_issue(ctx, rq);
+}
+
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(blk_issue_raw, struct request *rq)
+{
+	return blk_issue(ctx, rq);
+}
+
+static __always_inline int blk_complete(void *ctx, struct request *rq, blk_status_t error,
+                                        unsigned int nr_bytes)
+{
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct rq_state *st = bpf_map_lookup_elem(&blk_rqs, &key);
+	if (!st)
+		return 0; /* not ours, or started before we attached */
+	__u64 issued = st->issue_ns;
+	bpf_map_delete_elem(&blk_rqs, &key);
+	if (!issued) {
+		osp_stat_inc(OSP_STAT_UNPAIRED);
+		return 0;
+	}
+	rq_add(rq, KL_BLK_DEVICE, now, now - issued);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(blk_complete_btf, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	return blk_complete(ctx, rq, error, nr_bytes);
+}
+
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(blk_complete_raw, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+{
+	return blk_complete(ctx, rq, error, nr_bytes);
+}
+
+/* A requeued request goes back to the queue: its queue time restarts now
+ * (a later insert refines it) rather than charging the device for the wait. */
+static __always_inline int blk_requeue(void *ctx, struct request *rq)
+{
+	__u64 key = (__u64)rq;
+	struct rq_state *st = bpf_map_lookup_elem(&blk_rqs, &key);
+	if (st) {
+		st->insert_ns = bpf_ktime_get_ns();
+		st->issue_ns = 0;
+	}
+	return 0;
+}
+
+SEC("tp_btf/block_rq_requeue")
+int BPF_PROG(blk_requeue_btf, struct request *rq)
+{
+	return blk_requeue(ctx, rq);
+}
+
+SEC("raw_tp/block_rq_requeue")
+int BPF_PROG(blk_requeue_raw, struct request *rq)
+{
+	return blk_requeue(ctx, rq);
+}

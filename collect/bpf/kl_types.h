@@ -1,0 +1,55 @@
+/* Types shared by the fs, block, lock, sched, irq and uprobe BPF objects and
+ * their user-space drivers (collect/layer_*.c). Plain C: included from both.
+ * Histogram keys are struct osp_hkey (osp_bpf.h); the comments below say how
+ * each layer fills op, aux and dim[]. */
+#ifndef OSPROF_KL_TYPES_H
+#define OSPROF_KL_TYPES_H
+
+/* Nesting kept per thread and pair (recursion of one fs event or function). */
+#define KL_DEPTH 4
+
+/* fs and uprobe: per-thread in-flight starts of pair `id` (op = id). */
+struct kl_pair_key {
+	__u32 tid;
+	__u32 id;
+};
+struct kl_pair_val {
+	__u64 ts[KL_DEPTH];
+	__u32 pseq[KL_DEPTH]; /* osp_preempt_seq at the start */
+	__u32 depth;
+	__u32 pad;
+};
+
+/* fs/uprobe attach cookie: pair id in the low 31 bits, bit 31 = end side. */
+#define KL_COOKIE_END (1u << 31)
+
+/* block: op = KL_BLK_QUEUE/DEVICE/SIZE, aux = KL_BLK_<type>, dim[0] = dev_t
+ * (major << 20 | minor, the kernel's encoding). */
+enum { KL_BLK_QUEUE, KL_BLK_DEVICE, KL_BLK_SIZE };
+enum { KL_BLK_READ, KL_BLK_WRITE, KL_BLK_FLUSH, KL_BLK_DISCARD, KL_BLK_OTHER, KL_BLK_NTYPES };
+
+/* lock: op = the LCB_F_* flags of contention_begin, dim[0] = stack id + 1
+ * with --by caller (0: none). */
+#define KL_LOCK_STACK_DEPTH 16
+
+/* sched: op = KL_SCHED_RUNQ or KL_SCHED_OFFCPU, aux = KL_OFF_<reason>. */
+enum { KL_SCHED_RUNQ, KL_SCHED_OFFCPU };
+enum {
+	KL_OFF_PREEMPT, /* switched out while runnable */
+	KL_OFF_SLEEP,   /* TASK_INTERRUPTIBLE */
+	KL_OFF_IO,      /* TASK_UNINTERRUPTIBLE with in_iowait */
+	KL_OFF_LOCK,    /* waiting between lock:contention_begin and _end */
+	KL_OFF_UNINTR,  /* other TASK_UNINTERRUPTIBLE (D) waits */
+	KL_OFF_OTHER,   /* stopped, traced, dead, ... */
+	KL_OFF_NREASONS,
+};
+
+/* irq: op = KL_IRQ_HARD or KL_IRQ_SOFT, dim[0] = irq number or softirq
+ * vector; hard-IRQ names come from the tracepoint via irq_names. */
+enum { KL_IRQ_HARD, KL_IRQ_SOFT };
+#define KL_IRQ_NAME 32
+struct kl_irq_name {
+	char name[KL_IRQ_NAME];
+};
+
+#endif

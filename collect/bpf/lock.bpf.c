@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/* lock layer: wait time from lock:contention_begin to contention_end per lock
+ * type (the LCB_F_* flags), optionally per contending call stack (--by caller;
+ * user space symbolizes it and skips the lock-internal frames). */
+#include "vmlinux.h"
+#include "osp_common.bpf.h"
+#include "kl_types.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+struct wait {
+	__u64 ts;
+	__u32 flags;
+	__s32 stack_id;
+};
+
+/* tid -> the contention in flight. A mutex may spin, then sleep, each with
+ * its own contention_begin: the second begin keeps the first start. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct wait);
+} lock_waits SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(max_entries, 4096);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, KL_LOCK_STACK_DEPTH * sizeof(__u64));
+} lock_stacks SEC(".maps");
+
+OSP_HIST_MAP(lock_hist, OSP_HIST_ENTRIES);
+
+static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	if (!osp_target_pid(id))
+		return 0;
+	__u32 tid = (__u32)id;
+	if (bpf_map_lookup_elem(&lock_waits, &tid))
+		return 0;
+	struct wait w = {.ts = bpf_ktime_get_ns(), .flags = flags, .stack_id = -1};
+	if (osp_cfg.by) {
+		w.stack_id = bpf_get_stackid(ctx, &lock_stacks, 0);
+		if (w.stack_id < 0)
+			osp_stat_inc(OSP_STAT_LOST);
+	}
+	if (bpf_map_update_elem(&lock_waits, &tid, &w, BPF_ANY))
+		osp_stat_inc(OSP_STAT_LOST);
+	return 0;
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(lock_begin_btf, void *lock, unsigned int flags)
+{
+	return lock_begin(ctx, lock, flags);
+}
+
+SEC("raw_tp/contention_begin")
+int BPF_PROG(lock_begin_raw, void *lock, unsigned int flags)
+{
+	return lock_begin(ctx, lock, flags);
+}
+
+static __always_inline int lock_end(void *ctx, void *lock, int ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct wait *w = bpf_map_lookup_elem(&lock_waits, &tid);
+	if (!w) {
+		/* contention_end also fires for waits that never began as
+		 * contended in a target; only targets count as unpaired */
+		if (osp_target())
+			osp_stat_inc(OSP_STAT_UNPAIRED);
+		return 0;
+	}
+	__u64 now = bpf_ktime_get_ns();
+	struct osp_hkey k = {.op = w->flags, .slice = osp_slice(now), .dim = {w->stack_id + 1}};
+	__u64 delta = now - w->ts;
+	bpf_map_delete_elem(&lock_waits, &tid);
+	osp_hist_add(&lock_hist, &k, delta);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(lock_end_btf, void *lock, int ret)
+{
+	return lock_end(ctx, lock, ret);
+}
+
+SEC("raw_tp/contention_end")
+int BPF_PROG(lock_end_raw, void *lock, int ret)
+{
+	return lock_end(ctx, lock, ret);
+}

@@ -1,0 +1,225 @@
+/* lock layer: lock:contention_begin..end wait time per lock type; with
+ * --by caller, per contending kernel function: the first frame of the
+ * waiter's kernel stack that is not lock machinery, from /proc/kallsyms. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include <bpf/bpf.h>
+#include "collect/bpf_common.h"
+#include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
+#include "collect/ksyms.h"
+#include "lock.skel.h"
+
+/* include/trace/events/lock.h */
+#define LCB_F_SPIN   (1U << 0)
+#define LCB_F_READ   (1U << 1)
+#define LCB_F_WRITE  (1U << 2)
+#define LCB_F_RT     (1U << 3)
+#define LCB_F_PERCPU (1U << 4)
+#define LCB_F_MUTEX  (1U << 5)
+
+struct lock_state {
+	struct lock_bpf *skel;
+	struct ksyms *ksyms;
+	int by_caller;
+	struct osp_bpf_stats stats;
+	enum osp_attach_mode mode; /* tp_btf, or raw_tp where tp_btf fails */
+	int acquired;
+};
+
+/* The names perf lock contention uses for the same flags. */
+static const char *type_name(unsigned flags)
+{
+	static const struct {
+		unsigned flags;
+		const char *name;
+	} t[] = {
+	    {LCB_F_SPIN, "spinlock"},
+	    {LCB_F_SPIN | LCB_F_READ, "rwlock:R"},
+	    {LCB_F_SPIN | LCB_F_WRITE, "rwlock:W"},
+	    {LCB_F_READ, "rwsem:R"},
+	    {LCB_F_WRITE, "rwsem:W"},
+	    {LCB_F_RT, "rtmutex"},
+	    {LCB_F_RT | LCB_F_READ, "rwlock-rt:R"},
+	    {LCB_F_RT | LCB_F_WRITE, "rwlock-rt:W"},
+	    {LCB_F_PERCPU | LCB_F_READ, "pcpu-sem:R"},
+	    {LCB_F_PERCPU | LCB_F_WRITE, "pcpu-sem:W"},
+	    {LCB_F_MUTEX, "mutex"},
+	    {LCB_F_MUTEX | LCB_F_SPIN, "mutex"},
+	};
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].flags == flags)
+			return t[i].name;
+	return NULL;
+}
+
+/* Frames that belong to the locking and tracing machinery, not the caller. */
+static int lock_internal(const char *sym)
+{
+	static const char *const prefix[] = {
+	    "bpf_",           "__bpf_",       "trace_",
+	    "__traceiter_",   "perf_",        "__mutex_",
+	    "mutex_",         "__ww_mutex",   "ww_mutex_",
+	    "__down",         "down_",        "down",
+	    "__up",           "rwsem_",       "__rwsem",
+	    "_raw_",          "do_raw_",      "queued_",
+	    "native_queued_", "__pv_queued_", "pv_",
+	    "osq_",           "percpu_down_", "__percpu_down",
+	    "percpu_rwsem_",  "rt_mutex",     "__rt_mutex",
+	    "rtlock_",        "rt_spin_",     "lock_contended",
+	    "schedule",       "__schedule",   "preempt_schedule",
+	    "io_schedule",    "spin_",        "__spin_",
+	    "rwbase_",        "rt_read_",     "rt_write_",
+	};
+	for (size_t i = 0; i < sizeof(prefix) / sizeof(prefix[0]); i++)
+		if (!strncmp(sym, prefix[i], strlen(prefix[i])))
+			return 1;
+	return 0;
+}
+
+static void lock_destroy(struct osp_session *s, int slot)
+{
+	struct lock_state *st = s->layer_state[slot];
+	if (!st)
+		return;
+	lock_bpf__destroy(st->skel);
+	ksyms_free(st->ksyms);
+	if (st->acquired)
+		osp_bpf_common_release(s);
+	free(st);
+	s->layer_state[slot] = NULL;
+}
+
+static int lock_prepare_(struct osp_session *s, int slot)
+{
+	int rc = osp_bpf_check("lock");
+	if (rc)
+		return rc;
+	struct lock_state *st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	s->layer_state[slot] = st;
+	st->by_caller = s->by && !strcmp(s->by, "caller");
+	if ((rc = osp_bpf_common_acquire(s)))
+		return rc;
+	st->acquired = 1;
+	if (!(st->skel = lock_bpf__open())) {
+		rc = -errno;
+		fprintf(stderr, "osprof: lock: cannot open the BPF object: %s\n", strerror(errno));
+		return rc;
+	}
+	if ((rc = OSP_BPF_SETUP(st->skel, s)))
+		return rc;
+	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = (__u32)st->by_caller;
+	if (!st->by_caller)
+		bpf_map__set_max_entries(st->skel->maps.lock_stacks, 1);
+	st->mode = osp_bpf_tp_mode();
+	osp_bpf_pick(st->skel->progs.lock_begin_btf, st->skel->progs.lock_begin_raw, st->mode);
+	osp_bpf_pick(st->skel->progs.lock_end_btf, st->skel->progs.lock_end_raw, st->mode);
+	if ((rc = lock_bpf__load(st->skel))) {
+		fprintf(stderr,
+		        "osprof: lock: cannot load the BPF object (%s contention_begin/end): %s\n",
+		        osp_attach_mode_name(st->mode), strerror(-rc));
+		return rc;
+	}
+	return 0;
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int lock_prepare(struct osp_session *s, int slot)
+{
+	int rc = lock_prepare_(s, slot);
+	if (rc)
+		lock_destroy(s, slot);
+	return rc;
+}
+
+static int lock_attach(struct osp_session *s, int slot)
+{
+	struct lock_state *st = s->layer_state[slot];
+	int rc = osp_bpf_common_start(s);
+	if (rc)
+		return rc;
+	if ((rc = lock_bpf__attach(st->skel))) {
+		fprintf(stderr,
+		        "osprof: lock: cannot attach to lock:contention_begin/end (%s): %s\n",
+		        osp_attach_mode_name(st->mode), strerror(-rc));
+		return rc;
+	}
+	osp_bpf_note_attach(s, "lock", "contention_begin", st->mode);
+	osp_bpf_note_attach(s, "lock", "contention_end", st->mode);
+	return 0;
+}
+
+/* The contending function of stack `id`, or "[unknown]". */
+static const char *caller(struct lock_state *st, __u64 id)
+{
+	__u64 ips[KL_LOCK_STACK_DEPTH];
+	__u32 key = (__u32)id;
+	if (bpf_map_lookup_elem(bpf_map__fd(st->skel->maps.lock_stacks), &key, ips))
+		return "[unknown]";
+	for (int i = 0; i < KL_LOCK_STACK_DEPTH && ips[i]; i++) {
+		const char *sym = ksyms_find(st->ksyms, ips[i]);
+		if (sym && !lock_internal(sym))
+			return sym;
+	}
+	return "[unknown]";
+}
+
+static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
+{
+	struct lock_state *st = ctx;
+	const char *t = type_name(k->op);
+	if (t)
+		d->op = t;
+	else {
+		snprintf(d->buf, 32, "flags_0x%x", k->op);
+		d->op = d->buf;
+	}
+	if (st->by_caller) {
+		const char *c = k->dim[0] ? caller(st, k->dim[0] - 1) : "[no stack]";
+		snprintf(d->buf + 32, sizeof(d->buf) - 32, "%s", c);
+		d->dims[d->ndims++] = (struct osp_dim){"caller", d->buf + 32};
+	}
+	return 0;
+}
+
+static int lock_collect(struct osp_session *s, int slot, int reset)
+{
+	struct lock_state *st = s->layer_state[slot];
+	/* Symbols are read now, not at prepare: the stacks start in our own BPF
+	 * programs, whose bpf_prog_* symbols exist only once they are loaded. */
+	if (st->by_caller && !st->ksyms && !(st->ksyms = ksyms_load()))
+		return -ENOENT;
+	int rc =
+	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.lock_hist), "lock", desc, st, reset);
+	if (!rc)
+		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
+	if (rc)
+		fprintf(stderr, "osprof: lock: cannot read the histograms: %s\n", strerror(-rc));
+	return rc;
+}
+
+static int lock_list(FILE *out, int verbose)
+{
+	fprintf(out, "lock     contention wait per lock type (--by caller) via %s\n",
+	        kl_tp_mode_name());
+	if (verbose)
+		fprintf(out, "  lock:contention_begin -> lock:contention_end; types spinlock,\n"
+		             "  rwlock:R/W, rwsem:R/W, rtmutex, pcpu-sem:R/W, mutex; callers from\n"
+		             "  bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n");
+	return 0;
+}
+
+const struct osp_layer osp_layer_lock = {
+    .name = "lock",
+    .summary = "kernel lock contention wait time per lock type (--by caller)",
+    .needs_root = 1,
+    .list = lock_list,
+    .prepare = lock_prepare,
+    .attach = lock_attach,
+    .collect = lock_collect,
+    .destroy = lock_destroy,
+};

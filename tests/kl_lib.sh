@@ -1,0 +1,46 @@
+# Helpers of the kernel-layer tests tests/sh/kern_*.sh (sourced after
+# tests/lib.sh): profile counts from `osprof report --csv`, and an ext4 image
+# on a loop device that is always unmounted and detached on exit.
+
+# kl_count FILE LAYER OP [DIMS]: the count of one profile (0 when absent).
+# DIMS as in the CSV: "dev=loop0;type=read" (sorted by name, ';'-joined).
+kl_count() {
+	local line
+	line=$("$OSPROF" report --csv "$1" | grep -F "\"$2\",\"$3\",\"${4:-}\"," | head -n 1)
+	if [ -z "$line" ]; then
+		echo 0
+	else
+		echo "$line" | awk -F'",' '{ split($4, f, ","); print f[2] }'
+	fi
+}
+
+# kl_total FILE LAYER OP [DIMS]: the total (ns or bytes) of one profile.
+kl_total() {
+	"$OSPROF" report --csv "$1" | grep -F "\"$2\",\"$3\",\"${4:-}\"," | head -n 1 |
+		awk -F'",' '{ split($4, f, ","); print f[3] }'
+}
+
+KL_LOOP=""
+KL_MNT=""
+kl_cleanup() {
+	if [ -n "$KL_MNT" ] && mountpoint -q "$KL_MNT"; then
+		umount "$KL_MNT" || umount -l "$KL_MNT"
+	fi
+	[ -n "$KL_LOOP" ] && losetup -d "$KL_LOOP" 2>/dev/null
+	rm -rf "$TMP"
+}
+trap kl_cleanup EXIT
+
+# kl_ext4 SIZE_MB: makes an ext4 image, attaches it to a free loop device
+# ($KL_LOOP, name in $KL_DEV) and mounts it at $KL_MNT.
+kl_ext4() {
+	command -v mkfs.ext4 >/dev/null || skip "needs mkfs.ext4 (e2fsprogs)"
+	local img=$TMP/kernlayers-ext4.img
+	truncate -s "${1}M" "$img" || fail "cannot create $img"
+	mkfs.ext4 -q -F "$img" || fail "mkfs.ext4 failed"
+	KL_LOOP=$(losetup -f --show "$img") || skip "no free loop device"
+	KL_DEV=$(basename "$KL_LOOP")
+	KL_MNT=$TMP/mnt-kernlayers
+	mkdir -p "$KL_MNT"
+	mount -t ext4 "$KL_LOOP" "$KL_MNT" || fail "cannot mount $KL_LOOP"
+}
