@@ -314,6 +314,7 @@ static int run_func(struct rc_opts *o)
 		osp_err("rootcause: instrumenting f0's callees: %s", strerror(-rc));
 		goto out_search;
 	}
+	uint64_t t_search = osp_now_ns(), calls0 = hist_total(hist);
 	while (!rc_stop && !s.done) {
 		be->ops->poll(be, 100, rc_search_event, &s);
 		if (!rc_target_alive(o->pid, is_child, &status)) {
@@ -325,6 +326,9 @@ static int run_func(struct rc_opts *o)
 	}
 	rc_search_stop(&s);
 	be->ops->read_hist(be, hist);
+	in.search_ns = osp_now_ns() - t_search;
+	in.f0_calls = hist_total(hist);
+	in.search_calls = in.f0_calls - calls0;
 	if (be->ops->lost(be))
 		osp_err("rootcause: %" PRIu64 " in-peak records lost (ring buffer full)",
 		        be->ops->lost(be));

@@ -74,8 +74,12 @@ void rc_print_tree(FILE *out, const struct rc_search *s, const struct rc_info *i
 	osp_format_ns((2ull << in->bhi) - 1, hi, sizeof(hi));
 	fprintf(out, "\nroot-cause paths of peak %d of %s (buckets %d-%d: %s .. %s), backend %s\n",
 	        in->peak, in->f0, in->blo, in->bhi, lo, hi, in->backend);
-	fprintf(out, "in-peak f0 calls used: %" PRIu64 ", decision time %u, maxcount %.0f%%%s\n",
-	        s->used, s->p.decision_time, s->p.maxcount_pct,
+	char took[32];
+	osp_format_ns(in->search_ns, took, sizeof(took));
+	fprintf(out,
+	        "in-peak f0 calls used: %" PRIu64 " of %" PRIu64 " f0 calls in %s of search, "
+	        "decision time %u, maxcount %.0f%%%s\n",
+	        s->used, in->search_calls, took, s->p.decision_time, s->p.maxcount_pct,
 	        s->done ? "" : "  (search not finished)");
 	if (s->n)
 		tree_rec(out, s, 0, 0);
@@ -164,8 +168,10 @@ void rc_print_json(FILE *out, const struct rc_search *s, const struct rc_info *i
 	        s->p.decision_time, s->p.max_depth, s->p.maxcount_pct, s->p.min_bucket,
 	        s->p.start_ops);
 	fprintf(out,
-	        ",\"in_peak_calls\":%" PRIu64 ",\"histogram\":{\"unit\":\"log2_ns\",\"buckets\":[",
-	        s->used);
+	        ",\"in_peak_calls\":%" PRIu64 ",\"f0_calls\":%" PRIu64 ",\"search_calls\":%" PRIu64
+	        ",\"search_ns\":%" PRIu64,
+	        s->used, in->f0_calls, in->search_calls, in->search_ns);
+	fputs(",\"histogram\":{\"unit\":\"log2_ns\",\"buckets\":[", out);
 	for (int i = 0; i < RC_HBUCKETS; i++)
 		fprintf(out, "%s%" PRIu64, i ? "," : "", in->hist ? in->hist[i] : 0);
 	fputs("]},\"tree\":", out);

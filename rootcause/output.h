@@ -10,9 +10,12 @@
 struct rc_info {
 	const char *f0; /* "BIN:SYM" or "syscall:NAME" */
 	const char *backend;
-	int peak;             /* 1-based number of the chosen peak */
-	int blo, bhi;         /* its buckets, floor(log2 ns) */
-	const uint64_t *hist; /* RC_HBUCKETS */
+	int peak;              /* 1-based number of the chosen peak */
+	int blo, bhi;          /* its buckets, floor(log2 ns) */
+	const uint64_t *hist;  /* RC_HBUCKETS */
+	uint64_t f0_calls;     /* f0 calls seen until the search ended */
+	uint64_t search_calls; /* of which during the search */
+	uint64_t search_ns;    /* wall time of the search */
 };
 
 void rc_print_tree(FILE *out, const struct rc_search *s, const struct rc_info *in);

@@ -35,8 +35,8 @@ int rc_find_peaks(const uint64_t *b, int n, struct rc_peak *out, int max)
 	for (unsigned i = 0; i < na && np < max; i++) {
 		if (all[i].count * 200 < h.count || all[i].first < 1)
 			continue;
-		out[np++] = (struct rc_peak){(int)all[i].first - 1, (int)all[i].last - 1,
-					     all[i].count};
+		out[np++] =
+		    (struct rc_peak){(int)all[i].first - 1, (int)all[i].last - 1, all[i].count};
 	}
 	osp_hist_free(&h);
 	return np;
