@@ -31,3 +31,20 @@ $(BUILD)/gen/rc_syscalls.h: $(RC_UNISTD)
 	@mkdir -p $(dir $@)
 	sed -n 's/^#define __NR_\([a-z0-9_]*\)[ \t]\+\([0-9]\+\)$$/{"\1", \2},/p' $< > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/rootcause/kernel.o: $(BUILD)/gen/rc_syscalls.h
+
+# The search engine's unit test links the rootcause objects and is compiled
+# like the test programs (its own functions are the call tree it searches).
+RC_ENGINE_OBJS := $(addprefix $(BUILD)/obj/rootcause/,search.o callsites.o elfsym.o procmaps.o \
+	output.o peaks.o)
+$(BUILD)/tests/test_rc_search: tests/unit/test_rc_search.c $(RC_ENGINE_OBJS) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -O1 -fno-inline -fno-omit-frame-pointer $(LDFLAGS) -o $@ $< \
+		$(RC_ENGINE_OBJS) $(STATIC_LIB) -lelf -lcapstone $(LDLIBS)
+
+# Fuzz target of the --state parser (run by tests/sh/fuzz_smoke.sh): the
+# rootcause sources on top of the portable core.
+RC_FUZZ_SRCS := $(addprefix rootcause/,output.c search.c peaks.c elfsym.c callsites.c procmaps.c)
+$(BUILD)/fuzz/fuzz_rc_state: tests/fuzz/fuzz_rc_state.c $(RC_FUZZ_SRCS) $(LIB_SRCS) $$(HTML_ASSETS_H)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(RC_FUZZ_SRCS) $(LIB_SRCS) -lelf -lcapstone -lzstd -lz -lm \
+		-lpthread
