@@ -52,6 +52,8 @@ static const char usage[] =
     "                       maxcount share and path status\n"
     "  --folded             folded stacks for flamegraph.pl\n"
     "  --json               JSON (schema: docs/rootcause.md)\n"
+    "  -o, --output FILE    also write the paths as a profile set (.osp): one profile\n"
+    "                       per path with a 'path' dimension; osprof html shows a tree\n"
     "  -v, --verbose        progress on stderr\n\n"
     "Exit status: 0 search finished, 1 failure or unfinished search (target exited\n"
     "or interrupted; the partial tree is printed), 2 usage error.\n";
@@ -339,9 +341,10 @@ static int run_func(struct rc_opts *o)
 	else
 		rc_print_tree(stdout, &s, &in);
 	fflush(stdout);
+	int wrote = !o->output || !rc_write_osp(o->output, &s, &in);
 	if (o->state && (rc = rc_state_save(o->state, &s, &in)))
 		osp_err("rootcause: %s: %s", o->state, strerror(-rc));
-	ret = s.done ? OSP_EXIT_OK : OSP_EXIT_FAIL;
+	ret = s.done && wrote ? OSP_EXIT_OK : OSP_EXIT_FAIL;
 out_search:
 	rc_search_free(&s);
 out:
@@ -383,6 +386,7 @@ int cmd_rootcause(int argc, char **argv)
 	    {"maxcount-pct", required_argument, 0, O_PCT},
 	    {"min-bucket", required_argument, 0, O_MINB},
 	    {"state", required_argument, 0, O_STATE},
+	    {"output", required_argument, 0, 'o'},
 	    {"folded", no_argument, 0, O_FOLDED},
 	    {"json", no_argument, 0, O_JSON},
 	    {"backend", required_argument, 0, O_BACKEND},
@@ -395,7 +399,7 @@ int cmd_rootcause(int argc, char **argv)
 	int c;
 	unsigned u;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:o:vh", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_FUNC:
 			o.func = optarg;
@@ -439,6 +443,9 @@ int cmd_rootcause(int argc, char **argv)
 			break;
 		case O_STATE:
 			o.state = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
 			break;
 		case O_FOLDED:
 			o.folded = 1;

@@ -447,3 +447,74 @@ int rc_state_load(const char *path, struct rc_search *s, struct rc_state *st)
 		rc = bad(path, ln, "incomplete state (needs f0, peak and nodes)");
 	return rc;
 }
+
+/* ---- profile set ---- */
+
+struct osp_ctx {
+	struct osp_set *set;
+	const struct rc_info *in;
+	char op[256];
+	int rc;
+};
+
+static void osp_rec(struct osp_ctx *c, const struct rc_search *s, int id, char *path, size_t len)
+{
+	const struct rc_node *n = &s->nodes[id];
+	size_t at = strlen(path);
+	snprintf(path + at, len - at, "%s%s", at ? ";" : "", n->name);
+	int kids = 0;
+	for (size_t k = 0; k < n->nkids; k++)
+		if (shown(&s->nodes[n->kids[k]])) {
+			kids = 1;
+			osp_rec(c, s, n->kids[k], path, len);
+		}
+	if ((!kids || n->self_cause) && n->hist.nbuckets) {
+		char peak[16], st[64];
+		snprintf(peak, sizeof(peak), "%d", c->in->peak);
+		status_text(n, st, sizeof(st));
+		struct osp_dim d[3] = {{"path", path}, {"peak", peak}, {"status", st}};
+		struct osp_profile *p = osp_set_get(c->set, "rootcause", c->op, d, 3);
+		if (!p || osp_hist_merge(&p->hist, &n->hist))
+			c->rc = -ENOMEM;
+	}
+	path[at] = 0;
+}
+
+int rc_write_osp(const char *file, const struct rc_search *s, const struct rc_info *in)
+{
+	struct osp_ctx c = {.set = osp_set_new(1), .in = in};
+	if (!c.set)
+		return -ENOMEM;
+	const char *colon = strrchr(in->f0, ':');
+	snprintf(c.op, sizeof(c.op), "%s", colon ? colon + 1 : in->f0);
+	osp_set_stamp_host(c.set);
+	osp_set_meta(c.set, "command", "osprof rootcause");
+	osp_set_meta(c.set, "rootcause_f0", in->f0);
+	osp_set_meta(c.set, "rootcause_backend", in->backend);
+	osp_set_metaf(c.set, "rootcause_peak", "%d buckets %d-%d", in->peak, in->blo, in->bhi);
+	struct osp_profile *f0 = osp_set_get(c.set, "rootcause", c.op, NULL, 0);
+	if (!f0) {
+		osp_set_free(c.set);
+		return -ENOMEM;
+	}
+	for (int i = 0; in->hist && i < RC_HBUCKETS && i < OSP_LOG_SPAN; i++)
+		if (in->hist[i]) {
+			osp_hist_add_bucket(&f0->hist, 1 + (unsigned)i, in->hist[i]);
+			/* only buckets were kept: the total is estimated */
+			f0->hist.total +=
+			    (uint64_t)((double)in->hist[i] * osp_bucket_mid(1 + (unsigned)i, 1));
+			if (f0->hist.min == UINT64_MAX)
+				f0->hist.min = 1ull << i;
+			f0->hist.max = (2ull << i) - 1;
+		}
+	char path[8192] = "";
+	if (s->n)
+		osp_rec(&c, s, 0, path, sizeof(path));
+	char err[512];
+	int rc = c.rc ? c.rc : osp_set_save(c.set, file, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "osprof rootcause: -o %s: %s\n", file,
+		        c.rc ? strerror(-c.rc) : err);
+	osp_set_free(c.set);
+	return rc ? -EIO : 0;
+}

@@ -21,6 +21,12 @@ struct rc_info {
 void rc_print_tree(FILE *out, const struct rc_search *s, const struct rc_info *in);
 void rc_print_folded(FILE *out, const struct rc_search *s);
 void rc_print_json(FILE *out, const struct rc_search *s, const struct rc_info *in);
+/* The root-cause paths as a profile set (for osprof html/report): layer
+ * "rootcause", op = f0, one profile per path end with dimensions path
+ * (frames joined by ';', outermost first), peak and status, holding the
+ * in-peak latencies of that node; plus f0's whole histogram (no path).
+ * 0 or -errno after printing why. */
+int rc_write_osp(const char *path, const struct rc_search *s, const struct rc_info *in);
 /* f0's histogram with numbered peaks (seed 002 Fig. 3.4), bcc style. */
 void rc_print_hist(FILE *out, const char *f0, const uint64_t *hist, int n);
 

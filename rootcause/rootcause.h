@@ -15,6 +15,7 @@ struct rc_opts {
 	int peak;            /* 1-based; 0 = slowest */
 	struct rc_params p;
 	const char *state;
+	const char *output; /* -o: profile set of the paths */
 	int folded, json, verbose;
 	const char *backend; /* "uprobe" or "trampoline" */
 };

@@ -63,6 +63,8 @@ void rc_search_free(struct rc_search *s)
 	for (size_t i = 0; i < s->n; i++) {
 		free(s->nodes[i].name);
 		free(s->nodes[i].kids);
+		osp_hist_free(&s->nodes[i].hist);
+		osp_hist_free(&s->nodes[i].pre_hist);
 	}
 	free(s->nodes);
 	free(s->sites);
@@ -341,6 +343,9 @@ static void decide(struct rc_search *s, int id)
 		if (p >= 0) {
 			s->nodes[p].status = RC_PREEMPTED;
 			s->nodes[p].maxcount = pre_votes;
+			struct osp_hist *ph = &s->nodes[id].pre_hist;
+			if (ph->nbuckets && !osp_hist_init(&s->nodes[p].hist, 1))
+				osp_hist_merge(&s->nodes[p].hist, ph);
 		}
 		chose_kid = 1;
 	}
@@ -362,6 +367,12 @@ static void decide(struct rc_search *s, int id)
 	if (s->verbose)
 		fprintf(stderr, "osprof rootcause: decided %s after %" PRIu64 " in-peak calls\n",
 		        n->name, n->rounds);
+}
+
+static void hist_add(struct osp_hist *h, uint64_t v)
+{
+	if (h->nbuckets || !osp_hist_init(h, 1))
+		osp_hist_add(h, v);
 }
 
 static void vote(struct rc_search *s, int id, const struct rc_event *e)
@@ -401,6 +412,7 @@ static void vote(struct rc_search *s, int id, const struct rc_event *e)
 			continue;
 		c->lat_sum += l;
 		c->lat_n++;
+		hist_add(&c->hist, l);
 		if (msb64(l) == b)
 			c->maxcount++;
 		uint64_t t = e->tgt[c->slot];
@@ -418,6 +430,10 @@ static void vote(struct rc_search *s, int id, const struct rc_event *e)
 				c->tg[free_i].addr = t, c->tg[free_i].n = 1;
 		}
 	}
+	if (n->kind == RC_N_ROOT)
+		hist_add(&n->hist, L);
+	if (pre)
+		hist_add(&n->pre_hist, pre);
 	if (self && msb64(self) == b)
 		n->self_votes++;
 	if (pre && msb64(pre) == b)

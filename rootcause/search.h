@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include "rootcause/backend.h"
+#include <osprof/hist.h>
 #include "rootcause/procmaps.h"
 
 enum rc_kind { RC_N_ROOT, RC_N_CALL, RC_N_PREEMPT, RC_N_IRQ };
@@ -44,6 +45,9 @@ struct rc_node {
 	} tg[RC_MAX_TARGETS];
 	int *kids;
 	size_t nkids;
+	/* In-peak latencies: of the call (candidates, f0) and of preemption
+	 * while frontier; r = 1, allocated on first use (nbuckets 0 before). */
+	struct osp_hist hist, pre_hist;
 };
 
 struct rc_site_rec {

@@ -13,5 +13,10 @@ rc_check_folded "$TMP/folded" "$RC_TREE_PATH"
 grep -q "^peaks:" "$TMP/folded.err" || fail "no peak list printed"
 
 rc_run_cmd "$TMP/json" --func "$PROGS/rc_tree_pie:rc_root" --start-ops 300 --json \
-	-- "$PROGS/rc_tree_pie" 0 10 1500
+	-o "$TMP/rc.osp" -- "$PROGS/rc_tree_pie" 0 10 1500
 rc_check_json "$TMP/json" "$RC_TREE_PATH" trampoline
+# -o: the path as a profile with a path dimension, for osprof report/html.
+"$OSPROF" report --summary "$TMP/rc.osp" >"$TMP/report" || fail "report of -o output"
+grep -q "path=$RC_TREE_PATH peak=" "$TMP/report" || fail "no path profile: $(cat "$TMP/report")"
+"$OSPROF" html -o "$TMP/rc.html" "$TMP/rc.osp" || fail "html of -o output"
+grep -q "l5_2;l6_1;spin_us" "$TMP/rc.html" || fail "path missing from the HTML report"
