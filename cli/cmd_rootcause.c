@@ -234,12 +234,13 @@ static int run_func(struct rc_opts *o)
 			goto out;
 		}
 	}
-	if (rc_stop)
-		goto out;
 	char f0name[PATH_MAX + 64];
 	snprintf(f0name, sizeof(f0name), "%s:%s", rbin, symname);
 	FILE *info = (o->json || o->folded) ? stderr : stdout;
+	/* Interrupted while profiling f0: what was collected is its histogram. */
 	rc_print_hist(info, f0name, hist, RC_HBUCKETS);
+	if (rc_stop)
+		goto out;
 	/* Phase 2: the address space and the search. */
 	if (rc_space_load(&space, o->pid, err, sizeof(err))) {
 		osp_err("rootcause: %s", err);

@@ -415,12 +415,12 @@ int rc_kernel_run(struct rc_opts *o)
 			goto out;
 		}
 	}
-	if (rc_stop)
-		goto out;
 	char f0[96];
 	snprintf(f0, sizeof(f0), "syscall:%s", o->syscall);
 	FILE *info = (o->json || o->folded) ? stderr : stdout;
-	rc_print_hist(info, f0, hist, RC_HBUCKETS);
+	rc_print_hist(info, f0, hist, RC_HBUCKETS); /* also when interrupted */
+	if (rc_stop)
+		goto out;
 	struct rc_peak pk[RC_MAX_PEAKS];
 	int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS), want = o->peak;
 	for (int i = np; !want && i > 0; i--)

@@ -3,8 +3,8 @@
  * makes the call slow by about SLOW_US (default 1500):
  *   recur   f0 rc_recur -> rec x5 (recursion) -> slow_leaf
  *   fnptr   f0 rc_fnptr -> op_slow, called through a function pointer
- *   loop    f0 rc_loop -> owner, whose loop calls step() many times: the
- *           owner, not step, is the cause
+ *   loop    f0 rc_loop -> owner, whose loop calls step() (10 us) 5 times, or
+ *           SLOW_US / 10 times in slow calls: the owner, not step, is the cause
  *   preempt f0 rc_pre -> compute, a fixed amount of CPU work that is slow
  *           only when preempted (run it next to `rc_misc hog` on one CPU)
  *   hog     spins forever (the CPU hog of the preempt case)
@@ -95,7 +95,7 @@ NOINL void rc_fnptr(int slow)
 /* a loop whose owner is the cause */
 NOINL void step(void)
 {
-	SPIN_US(1);
+	SPIN_US(10);
 }
 
 NOINL void owner(int n)
@@ -112,7 +112,7 @@ NOINL void helper(void)
 NOINL void rc_loop(int slow)
 {
 	helper();
-	owner(slow ? (int)slow_us : 5);
+	owner(slow ? (int)slow_us / 10 : 5);
 	helper();
 }
 

@@ -19,9 +19,16 @@ assert any(f.startswith("futex_wait") for f in top["stack"]), top["stack"]
 assert top["stack"][-1] in ("__schedule", "schedule"), top["stack"]
 assert top["waker"] == "rc_lock", top
 assert any(f.startswith("futex_wake") for f in top["waker_stack"]), top["waker_stack"]
-# Most in-peak calls are dominated by a wait in futex_wait (the same path may
-# be split by different waker stacks).
-votes = sum(p["votes"] for p in d["kernel_paths"]
-            if p["kind"] == "off-CPU" and any(f.startswith("futex_wait") for f in p["stack"]))
-assert votes * 2 > d["in_peak_calls"], votes
+# A wait in futex_wait dominates more in-peak calls than anything else (the
+# same path may be split by different waker stacks; on a busy machine some
+# calls are dominated by preemption instead).
+def key(p):
+    if p["kind"] == "off-CPU" and any(f.startswith("futex_wait") for f in p["stack"]):
+        return "futex_wait"
+    return p["kind"]
+votes = {}
+for p in d["kernel_paths"]:
+    votes[key(p)] = votes.get(key(p), 0) + p["votes"]
+votes["unaccounted"] = d["unaccounted_votes"]
+assert max(votes, key=votes.get) == "futex_wait", votes
 PY

@@ -13,10 +13,12 @@ need_btf
 "$PROGS/rc_tree" 0 10 1500 &
 pid=$!
 trap 'kill $pid 2>/dev/null; rm -rf "$TMP"' EXIT
-timeout 120 "$OSPROF" rootcause --func "$PROGS/rc_tree:rc_root" -p "$pid" --start-ops 300 \
-	--folded >"$TMP/folded" 2>"$TMP/err" || {
+rc=0
+timeout 300 "$OSPROF" rootcause --func "$PROGS/rc_tree:rc_root" -p "$pid" --start-ops 300 \
+	--decision-time 25 --folded >"$TMP/folded" 2>"$TMP/err" || rc=$?
+[ "$rc" -eq 0 ] || {
 	cat "$TMP/err"
-	fail "rootcause -p exited $?"
+	fail "rootcause -p exited $rc"
 }
 kill "$pid"
 grep -q "^peaks:" "$TMP/err" || fail "no peak list printed"
@@ -24,5 +26,5 @@ rc_check_folded "$TMP/folded" "$RC_TREE_PATH"
 
 # PIE, started by osprof, JSON output.
 rc_run_cmd "$TMP/json" --func "$PROGS/rc_tree_pie:rc_root" --backend uprobe --start-ops 300 \
-	--json -- "$PROGS/rc_tree_pie" 0 10 1500
+	--decision-time 25 --json -- "$PROGS/rc_tree_pie" 0 10 1500
 rc_check_json "$TMP/json" "$RC_TREE_PATH" uprobe
