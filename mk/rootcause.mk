@@ -5,6 +5,18 @@ RC_PROG_CFLAGS := -O1 -g -fno-inline -fno-omit-frame-pointer -Wall -Wextra -Werr
 RC_PROG_SRCS := $(wildcard tests/progs/rc_*.c)
 RC_PIE_BINS := $(RC_PROG_SRCS:tests/progs/%.c=$(BUILD)/tests/progs/%_pie)
 
+# A call chain inside a shared library, called through the PLT (rc_libmain).
+$(BUILD)/tests/progs/librc_lib.so: tests/progs/lib/rc_lib.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RC_PROG_CFLAGS) -fPIC -shared -o $@ $<
+$(BUILD)/tests/progs/rc_libmain $(BUILD)/tests/progs/rc_libmain_pie: $(BUILD)/tests/progs/librc_lib.so
+$(BUILD)/tests/progs/rc_libmain: tests/progs/rc_libmain.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RC_PROG_CFLAGS) -fno-pie -no-pie -o $@ $< -L$(dir $@) -lrc_lib -Wl,-rpath,'$$ORIGIN'
+$(BUILD)/tests/progs/rc_libmain_pie: tests/progs/rc_libmain.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RC_PROG_CFLAGS) -fPIE -pie -o $@ $< -L$(dir $@) -lrc_lib -Wl,-rpath,'$$ORIGIN'
+
 $(BUILD)/tests/progs/rc_%: tests/progs/rc_%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(RC_PROG_CFLAGS) -fno-pie -no-pie -o $@ $< -lpthread

@@ -239,12 +239,12 @@ static int expand(struct rc_search *s, int id)
 			break;
 		}
 		char name[256];
+		uint64_t callee = 0; /* a PLT stub's run-time target, through the GOT */
 		if (sites[i].indirect) {
 			snprintf(name, sizeof(name), "*(%s)", sites[i].text);
 		} else {
-			uint64_t t = sites[i].target + m->bias;
-			name_of(s, &t, name, sizeof(name));
-			sites[i].target = t - m->bias;
+			callee = sites[i].target + m->bias;
+			name_of(s, &callee, name, sizeof(name));
 		}
 		int site = site_get(s, m, &sites[i]);
 		if (site < 0) {
@@ -261,7 +261,7 @@ static int expand(struct rc_search *s, int id)
 		struct rc_node *cn = &s->nodes[c];
 		cn->slot = slot;
 		cn->site = site;
-		cn->callee = sites[i].indirect ? 0 : sites[i].target + m->bias;
+		cn->callee = callee;
 		snprintf(cn->where, sizeof(cn->where), "%s+0x%" PRIx64 "%s", sym->name,
 		         sites[i].addr - sym->addr, sites[i].tail ? " (tail)" : "");
 		s->be->ops->add_edge(s->be, (uint32_t)s->nodes[id].slot, s->sites[site].id,
