@@ -35,7 +35,8 @@ static const char usage[] =
     "  -- CMD [ARGS]        start CMD and search in it\n\n"
     "Search (defaults of seed 002 Fig. 4.2):\n"
     "  --peak N|slowest     peak to explain, numbered from the fastest; slowest (the\n"
-    "                       default) is the slowest peak with >= 5% of the calls\n"
+    "                       default) is the slowest peak after the fastest with >= 5%\n"
+    "                       of the calls, else the largest peak after the fastest\n"
     "  --start-ops N        f0 calls profiled before the peak is chosen (100)\n"
     "  --decision-time N    in-peak f0 calls between two decisions of a node (50)\n"
     "  --max-depth N        stop paths at this depth below f0 (10)\n"
@@ -290,13 +291,7 @@ static int run_func(struct rc_opts *o)
 	} else {
 		struct rc_peak pk[RC_MAX_PEAKS];
 		int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
-		/* slowest: the slowest peak that holds at least 5% of the calls;
-		 * a few preempted calls beyond it are not what users ask about. */
-		uint64_t tot = hist_total(hist);
-		int want = o->peak;
-		for (int i = np; !want && i > 0; i--)
-			if (pk[i - 1].count * 20 >= tot || i == 1)
-				want = i;
+		int want = o->peak ? o->peak : rc_auto_peak(pk, np);
 		if (want < 1 || want > np) {
 			osp_err("rootcause: --peak %d: f0's histogram has %d peak%s", o->peak, np,
 			        np == 1 ? "" : "s");
@@ -322,7 +317,11 @@ static int run_func(struct rc_opts *o)
 		be->ops->poll(be, 100, rc_search_event, &s);
 		if (!rc_target_alive(o->pid, is_child, &status)) {
 			be->ops->poll(be, 0, rc_search_event, &s);
-			if (!s.done)
+			if (!s.done && is_child && WIFSIGNALED(status))
+				osp_err("rootcause: target killed by signal %d before the search "
+				        "finished",
+				        WTERMSIG(status));
+			else if (!s.done)
 				osp_err("rootcause: target exited before the search finished");
 			break;
 		}

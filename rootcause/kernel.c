@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <linux/perf_event.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,7 @@ static int on_call(void *ctx, void *data, size_t len)
 	k->lat_sum += c->lat;
 	k->dropped += c->dropped;
 	uint64_t sum = 0, best = 0;
-	struct kpath *bp = NULL;
+	ptrdiff_t bp = -1; /* an index: kpath_get may move k->p */
 	for (unsigned i = 0; i < c->n && i < RCK_ENTRIES; i++) {
 		struct kpath *p = kpath_get(k, &c->e[i]);
 		if (!p)
@@ -140,7 +141,7 @@ static int on_call(void *ctx, void *data, size_t len)
 		sum += c->e[i].ns;
 		if (c->e[i].ns > best) {
 			best = c->e[i].ns;
-			bp = p;
+			bp = p - k->p;
 		}
 	}
 	uint64_t rest = c->lat > sum ? c->lat - sum : 0;
@@ -148,8 +149,8 @@ static int on_call(void *ctx, void *data, size_t len)
 	/* maxcount voting as in user space: the class holding most of this call */
 	if (rest > best)
 		k->unacc_votes++;
-	else if (bp)
-		bp->votes++;
+	else if (bp >= 0)
+		k->p[bp].votes++;
 	return 0;
 }
 
@@ -422,10 +423,8 @@ int rc_kernel_run(struct rc_opts *o)
 	if (rc_stop)
 		goto out;
 	struct rc_peak pk[RC_MAX_PEAKS];
-	int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS), want = o->peak;
-	for (int i = np; !want && i > 0; i--)
-		if (pk[i - 1].count * 20 >= total || i == 1)
-			want = i;
+	int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
+	int want = o->peak ? o->peak : rc_auto_peak(pk, np);
 	if (want < 1 || want > np) {
 		osp_err("rootcause: --peak %d: the histogram has %d peak%s", o->peak, np,
 		        np == 1 ? "" : "s");

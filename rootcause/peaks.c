@@ -56,3 +56,18 @@ double rc_emd(const uint64_t *a, const uint64_t *b, int n)
 	osp_hist_free(&hb);
 	return d;
 }
+
+int rc_auto_peak(const struct rc_peak *pk, int np)
+{
+	uint64_t total = 0;
+	for (int i = 0; i < np; i++)
+		total += pk[i].count;
+	for (int i = np - 1; i > 0; i--)
+		if (pk[i].count * 20 >= total)
+			return i + 1;
+	int best = 0;
+	for (int i = 1; i < np; i++)
+		if (!best || pk[i].count > pk[best].count)
+			best = i;
+	return np ? best + 1 : 0;
+}

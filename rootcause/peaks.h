@@ -15,6 +15,12 @@ struct rc_peak {
 /* Peaks in buckets[0..n) (osp_find_peaks), without stray peaks holding
  * under 0.5% of the calls. Returns how many. */
 int rc_find_peaks(const uint64_t *buckets, int n, struct rc_peak *out, int max);
+/* The peak `--peak slowest` means (1-based; 0 if np == 0): the slowest
+ * peak other than the fastest that holds at least 5% of the calls; failing
+ * that, the most populous peak after the fastest (a slow peak split in two
+ * by noise); failing that, the only peak. A few preempted calls beyond the
+ * real slow peak are not what one asks about. */
+int rc_auto_peak(const struct rc_peak *pk, int np);
 /* Earth Mover's Distance between two normalised histograms, in buckets
  * (osp_emd); -1 on ENOMEM. */
 double rc_emd(const uint64_t *a, const uint64_t *b, int n);

@@ -220,6 +220,11 @@ static uint8_t *stub_alloc(uint64_t addr, size_t len)
  * it) makes every CPU see each step before the next one. */
 static volatile uint64_t poke_addr;
 static volatile int poke_busy;
+/* Every address ever poked: the SIGTRAP of a thread that hit the int3 can
+ * be delivered after the poke finished and poke_addr moved on. */
+#define POKED_MAX 4096
+static volatile uint64_t poked[POKED_MAX];
+static volatile unsigned npoked;
 static struct sigaction old_trap;
 static int have_sync_core;
 
@@ -229,15 +234,27 @@ static void sync_cores(void)
 		syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE, 0, 0);
 }
 
+static int was_poked(uint64_t a)
+{
+	unsigned n = npoked < POKED_MAX ? npoked : POKED_MAX;
+	for (unsigned i = 0; i < n; i++)
+		if (poked[i] == a)
+			return 1;
+	return 0;
+}
+
 static void on_trap(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
-	uint64_t rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-	if (poke_addr && rip == poke_addr + 1) {
-		while (poke_busy)
+	uint64_t at = (uint64_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
+	if (at == poke_addr || was_poked(at)) {
+		/* Ours: wait for the instruction to be whole, then run it. */
+		while (poke_busy && poke_addr == at)
 			;
-		uc->uc_mcontext.gregs[REG_RIP] = (greg_t)poke_addr;
-		return;
+		if (*(volatile uint8_t *)at != 0xcc) {
+			uc->uc_mcontext.gregs[REG_RIP] = (greg_t)at;
+			return;
+		}
 	}
 	if (old_trap.sa_flags & SA_SIGINFO && old_trap.sa_sigaction)
 		old_trap.sa_sigaction(sig, si, ucv);
@@ -258,6 +275,8 @@ static int text_poke(uint64_t addr, const uint8_t bytes[5])
 	if (mprotect((void *)start, span, PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -errno;
 	volatile uint8_t *p = (volatile uint8_t *)addr;
+	if (!was_poked(addr) && npoked < POKED_MAX)
+		poked[npoked] = addr, npoked = npoked + 1;
 	poke_addr = addr;
 	poke_busy = 1;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);

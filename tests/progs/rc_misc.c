@@ -7,6 +7,8 @@
  *           SLOW_US / 10 times in slow calls: the owner, not step, is the cause
  *   preempt f0 rc_pre -> compute, a fixed amount of CPU work that is slow
  *           only when preempted (run it next to `rc_misc hog` on one CPU)
+ *   tail    f0 rc_tail -> tail_mid, which tail-calls (jmp) slow_leaf or
+ *           fast_leaf: the tail-called slow_leaf is the cause
  *   hog     spins forever (the CPU hog of the preempt case)
  * Usage: rc_misc MODE [PCT] [SLOW_US] [STOPFILE] */
 #include <stdint.h>
@@ -65,6 +67,23 @@ NOINL void rc_recur(int slow)
 {
 	work(10);
 	rec(4, slow);
+}
+
+/* tail calls: sibling-call optimisation on for this one function */
+__attribute__((noinline, noclone, optimize("optimize-sibling-calls"))) void tail_mid(int slow)
+{
+	work(10);
+	if (slow)
+		slow_leaf();
+	else
+		fast_leaf();
+}
+
+NOINL void rc_tail(int slow)
+{
+	work(10);
+	tail_mid(slow);
+	work(10);
 }
 
 /* function pointers */
@@ -139,7 +158,7 @@ static uint64_t now_ns(void)
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "usage: rc_misc recur|fnptr|loop|preempt|hog [PCT] [SLOW_US] "
+		fprintf(stderr, "usage: rc_misc recur|fnptr|loop|tail|preempt|hog [PCT] [SLOW_US] "
 		                "[STOPFILE]\n");
 		return 2;
 	}
@@ -159,6 +178,8 @@ int main(int argc, char **argv)
 		f0 = rc_fnptr;
 	else if (!strcmp(mode, "loop"))
 		f0 = rc_loop;
+	else if (!strcmp(mode, "tail"))
+		f0 = rc_tail;
 	else if (!strcmp(mode, "preempt"))
 		f0 = rc_pre;
 	else if (!strcmp(mode, "hog")) {

@@ -10,7 +10,7 @@
 #include "tests/unit/check.h"
 
 #define NOINL __attribute__((noinline, noclone, used))
-static volatile int sink;
+static volatile unsigned sink; /* unsigned: no UBSan overflow calls */
 
 NOINL void u_leaf_a(void)
 {
@@ -266,6 +266,14 @@ static void test_peaks_and_emd(void)
 	CHECK_EQ_U64(n, 2);
 	CHECK(pk[0].lo == 10 && pk[0].hi == 11 && pk[0].count == 1300);
 	CHECK(pk[1].lo == 20 && pk[1].hi == 21 && pk[1].count == 150);
+	CHECK_EQ_U64(rc_auto_peak(pk, n), 2);
+	/* a slow peak split by noise into two small ones: the larger one */
+	struct rc_peak split[3] = {{8, 9, 900}, {20, 20, 40}, {22, 23, 20}};
+	CHECK_EQ_U64(rc_auto_peak(split, 3), 2);
+	struct rc_peak slowbig[2] = {{8, 9, 37}, {12, 19, 92}};
+	CHECK_EQ_U64(rc_auto_peak(slowbig, 2), 2);
+	CHECK_EQ_U64(rc_auto_peak(slowbig, 1), 1);
+	CHECK_EQ_U64(rc_auto_peak(slowbig, 0), 0);
 	CHECK(rc_emd(h, h, RC_HBUCKETS) == 0);
 	uint64_t g[RC_HBUCKETS] = {0};
 	g[12] = 10;
