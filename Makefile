@@ -88,4 +88,4 @@ format-check:
 clean:
 	rm -rf build build-asan
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -15,6 +15,8 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,7 +36,7 @@ static const struct {
     {"odirect_read_4k", "O_DIRECT 4 KiB random read"},
     {"seq_read_64k", "O_DIRECT 64 KiB sequential read"},
     {"write_fsync_4k", "4 KiB write + fsync"},
-    {"ctx_switch", "context switch (pipe, same CPU)"},
+    {"ctx_switch", "context switch (pipe ping-pong)"},
     {"thread_wakeup", "thread wake-up (other CPU)"},
     {"futex_handoff", "futex hand-off (same CPU)"},
     {"timer_irq", "timer interrupt"},
@@ -101,6 +103,14 @@ static void null_syscall(struct osp_set *s)
 
 static int make_file(const char *dir, char *path, size_t len, FILE *log)
 {
+	struct statfs sf;
+	/* tmpfs has no disk behind it (and refuses O_DIRECT): its "disk"
+	 * times would be memory times under disk names. */
+	if (statfs(dir, &sf) == 0 && (sf.f_type == TMPFS_MAGIC || sf.f_type == RAMFS_MAGIC)) {
+		skipped(log, "disk items",
+		        "the directory is on tmpfs/ramfs; use --dir on a real disk");
+		return -1;
+	}
 	snprintf(path, len, "%s/osprof-calib.%d", dir, (int)getpid());
 	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
 	if (fd < 0) {
@@ -549,7 +559,11 @@ unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *p
 		if (t <= 0)
 			continue;
 		double d = fabs(log2(t / pk->mean_ns));
-		if (!((t >= (double)pk->lo_ns && t <= (double)pk->hi_ns) || d <= 0.5))
+		/* Inside the range counts only for peaks up to two octaves wide:
+		 * a wide peak's range holds many unrelated times. */
+		int inside = t >= (double)pk->lo_ns && t <= (double)pk->hi_ns &&
+		             (double)pk->hi_ns <= 4.0 * (double)(pk->lo_ns ? pk->lo_ns : 1);
+		if (!inside && d > 0.5)
 			continue;
 		const char *label = osp_calib_label(p->op);
 		m[n].label = label ? label : p->op;

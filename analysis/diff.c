@@ -2,8 +2,9 @@
  * phases of seed 001 §3.2:
  *   1. drop pairs that are insignificant in their sets (small share of the
  *      total latency and of the ops, or too few ops) and pairs whose totals
- *      are near-equal; pairs whose op counts differ by a factor of 2 or more
- *      differ already (the early exit of seed 000's GROUPOPS);
+ *      are near-equal (once phase 2 found no peak change); pairs whose op
+ *      counts differ by a factor of 2 or more differ already (the early exit
+ *      of seed 000's GROUPOPS);
  *   2. compare the number and position of the significant peaks;
  *   3. score with the chosen metric (EMD by default) against a threshold. */
 #include <errno.h>
@@ -168,20 +169,22 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 		explain(e->a, e->b, &e->scores, NULL, e->reason, sizeof(e->reason));
 		return;
 	}
-	if (dc <= o->cmp.near_equal && dt <= o->cmp.near_equal) {
-		e->verdict = OSP_VERDICT_SIMILAR;
-		e->phase = 1;
-		addf(e->reason, sizeof(e->reason), "ops and total latency within %.0f %%",
-		     o->cmp.near_equal * 100);
-		return;
-	}
-	/* Phase 2. */
+	/* Near-equal totals end the comparison before the metric, but not
+	 * before the peaks: equal totals can hide a new peak whose latency
+	 * happens to match what stalls added to the other run. */
 	struct osp_peak_cmp pc;
 	osp_compare_peaks(a, b, &o->cmp, &pc);
 	if (pc.differs) {
 		e->verdict = OSP_VERDICT_DIFFERS;
 		e->phase = 2;
 		explain(e->a, e->b, &e->scores, pc.reason, e->reason, sizeof(e->reason));
+		return;
+	}
+	if (dc <= o->cmp.near_equal && dt <= o->cmp.near_equal) {
+		e->verdict = OSP_VERDICT_SIMILAR;
+		e->phase = 1;
+		addf(e->reason, sizeof(e->reason), "ops and total latency within %.0f %%",
+		     o->cmp.near_equal * 100);
 		return;
 	}
 	/* Phase 3. */

@@ -6,7 +6,7 @@
  * peak may read 4.9 % in a repeat, two peaks may merge), so an unpaired peak
  * only counts as new or gone when the other side holds less than
  * peak_vanish of its share in the same buckets. One gone and one new peak
- * read as "peak moved". */
+ * read as "peak moved". Peaks are judged by ops (see significant()). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,23 +18,23 @@
  * beyond, the phase-3 metric still sees smaller shifts (EMD: 1.2 octaves). */
 #define OSP_PEAK_MATCH_OCTAVES 1.5
 
-static double share_in(const struct osp_hist *h, const double *est, unsigned first, unsigned last,
-                       int lat)
+/* Share of h's ops in buckets first..last. */
+static double share_in(const struct osp_hist *h, unsigned first, unsigned last)
 {
 	double s = 0;
 	for (unsigned i = first; i <= last && i < h->nbuckets; i++)
-		s += lat ? est[i] : (double)h->buckets[i];
-	double tot = lat ? (double)h->total : (double)h->count;
-	return tot > 0 ? s / tot : 0;
+		s += (double)h->buckets[i];
+	return h->count ? s / (double)h->count : 0;
 }
 
 /* A peak counts when it holds min of the ops. Not latency: a handful of
  * stalls (preemptions, timer slack, interrupts) can hold most of the latency
  * of a fast op, and they come and go between runs of the same workload;
  * phase 1's totals and the metric see latency. */
-static int significant(const struct osp_peak *p, double min)
+static int significant(const struct osp_peak *p, const struct osp_cmp_opts *o)
 {
-	return p->share_ops >= min;
+	return p->share_ops >= o->peak_min_share ||
+	       (p->share_lat >= o->peak_lat_share && p->share_ops >= o->peak_lat_ops);
 }
 
 static void range_text(const struct osp_peak *p, char *buf, size_t len)
@@ -63,11 +63,12 @@ struct sig {
 	int matched[64];
 };
 
-static void collect(const struct osp_peak *pk, unsigned n, double min, struct sig *s)
+static void collect(const struct osp_peak *pk, unsigned n, const struct osp_cmp_opts *o,
+                    struct sig *s)
 {
 	s->n = 0;
 	for (unsigned k = 0; k < n && s->n < 64; k++)
-		if (significant(&pk[k], min)) {
+		if (significant(&pk[k], o)) {
 			s->p[s->n] = &pk[k];
 			s->matched[s->n++] = 0;
 		}
@@ -107,13 +108,9 @@ static void match(struct sig *a, struct sig *b, double max_oct)
 /* An unmatched peak still counts as present on the other side when that
  * side holds at least peak_vanish of its share in the same buckets (it is
  * there, merged into a neighbour or just below significance). */
-static int vanished(const struct osp_peak *p, const struct osp_hist *other, const double *est,
-                    double vanish)
+static int vanished(const struct osp_peak *p, const struct osp_hist *other, double vanish)
 {
-	double so = share_in(other, est, p->first, p->last, 0);
-	double sl = share_in(other, est, p->first, p->last, 1);
-	(void)sl;
-	return so < vanish * p->share_ops;
+	return share_in(other, p->first, p->last) < vanish * p->share_ops;
 }
 
 void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
@@ -128,28 +125,25 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 	out->reason[0] = '\0';
 	if (!a->count || !b->count || a->r != b->r)
 		return;
-	unsigned nb = a->nbuckets, max = nb / 2 + 2;
+	unsigned max = a->nbuckets / 2 + 2;
 	struct osp_peak *pa = malloc(max * sizeof(*pa)), *pb = malloc(max * sizeof(*pb));
-	double *ea = malloc(nb * sizeof(double)), *eb = malloc(nb * sizeof(double));
-	if (pa && pb && ea && eb) {
+	if (pa && pb) {
 		unsigned na = osp_find_peaks(a, &o->peaks, pa, max);
 		unsigned nbk = osp_find_peaks(b, &o->peaks, pb, max);
 		struct sig sa, sb;
-		osp_bucket_estimates(a, ea);
-		osp_bucket_estimates(b, eb);
-		collect(pa, na < max ? na : max, o->peak_min_share, &sa);
-		collect(pb, nbk < max ? nbk : max, o->peak_min_share, &sb);
+		collect(pa, na < max ? na : max, o, &sa);
+		collect(pb, nbk < max ? nbk : max, o, &sb);
 		match(&sa, &sb, OSP_PEAK_MATCH_OCTAVES);
 		const struct osp_peak *gone = NULL, *added = NULL;
 		unsigned ngone = 0, nadded = 0;
 		char t1[80], t2[80];
 		for (unsigned i = 0; i < sa.n; i++)
-			if (!sa.matched[i] && vanished(sa.p[i], b, eb, o->peak_vanish)) {
+			if (!sa.matched[i] && vanished(sa.p[i], b, o->peak_vanish)) {
 				gone = sa.p[i];
 				ngone++;
 			}
 		for (unsigned j = 0; j < sb.n; j++)
-			if (!sb.matched[j] && vanished(sb.p[j], a, ea, o->peak_vanish)) {
+			if (!sb.matched[j] && vanished(sb.p[j], a, o->peak_vanish)) {
 				added = sb.p[j];
 				nadded++;
 			}
@@ -162,13 +156,13 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 			       m2);
 		} else {
 			for (unsigned i = 0; i < sa.n; i++)
-				if (!sa.matched[i] && vanished(sa.p[i], b, eb, o->peak_vanish)) {
+				if (!sa.matched[i] && vanished(sa.p[i], b, o->peak_vanish)) {
 					range_text(sa.p[i], t1, sizeof(t1));
 					append(out->reason, sizeof(out->reason),
 					       "peak at %s gone%s", t1, "");
 				}
 			for (unsigned j = 0; j < sb.n; j++)
-				if (!sb.matched[j] && vanished(sb.p[j], a, ea, o->peak_vanish)) {
+				if (!sb.matched[j] && vanished(sb.p[j], a, o->peak_vanish)) {
 					range_text(sb.p[j], t2, sizeof(t2));
 					append(out->reason, sizeof(out->reason), "new peak at %s%s",
 					       t2, "");
@@ -177,6 +171,4 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 	}
 	free(pa);
 	free(pb);
-	free(ea);
-	free(eb);
 }

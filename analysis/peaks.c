@@ -20,13 +20,14 @@ static int valley_deep(const struct osp_peak_opts *o, uint64_t top, uint64_t v)
 	return t >= o->valley_ratio * c && t - c >= o->valley_z * sqrt(t + c);
 }
 
-/* The lower of two adjacent hills' tops, and the lowest count between them. */
+/* The lower of two adjacent hills' tops. */
 static uint64_t lower_top(const uint64_t *b, const struct hill *l, const struct hill *r)
 {
 	uint64_t tl = b[l->top], tr = b[r->top];
 	return tl < tr ? tl : tr;
 }
 
+/* The lowest count between two adjacent hills' tops. */
 static uint64_t valley(const uint64_t *b, const struct hill *l, const struct hill *r)
 {
 	uint64_t v = b[l->top];

@@ -30,13 +30,45 @@ static const char usage[] =
     "      --min-ops-share PCT default 1\n"
     "      --min-count N       insignificant if both sides have fewer ops (10)\n"
     "      --near-equal PCT    totals within PCT % are similar (default 5)\n"
+    "      --drop-dim LIST     sum profiles over these dimensions first (e.g. pid:\n"
+    "                          pids differ between runs)\n"
     "  -a, --all               also list similar and insignificant profiles\n"
     "      --json              NDJSON: one object per compared profile in rank\n"
     "                          order: layer, op, dims, verdict (differs, similar,\n"
     "                          insignificant, only_in_a, only_in_b), scores, reason\n\n"
+    "Sets at different resolutions are compared at the coarser one (exact: the\n"
+    "buckets nest); a note on stderr says so.\n"
     "Exit status: 0 when compared (whatever the verdicts), 2 on bad usage or input.\n";
 
-enum { OPT_JSON = 256, OPT_MIN_SHARE, OPT_MIN_OPS, OPT_MIN_COUNT, OPT_NEAR };
+enum { OPT_JSON = 256, OPT_MIN_SHARE, OPT_MIN_OPS, OPT_MIN_COUNT, OPT_NEAR, OPT_DROP };
+
+#define MAX_DROP 8
+
+/* Splits LIST at commas into names (pointers into list). */
+static int parse_dims(char *list, const char **names, unsigned *n)
+{
+	char *save, *tok;
+	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n == MAX_DROP || !*tok ||
+		    strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
+			return osp_usage_err("diff",
+			                     "--drop-dim: '%s' is not a dimension name "
+			                     "([a-z0-9_]+, at most %d)",
+			                     tok, MAX_DROP);
+		names[(*n)++] = tok;
+	}
+	return 0;
+}
+
+/* Replaces *s by t when t is not NULL; returns -1 on ENOMEM. */
+static int replace(struct osp_set **s, struct osp_set *t)
+{
+	if (!t)
+		return -1;
+	osp_set_free(*s);
+	*s = t;
+	return 0;
+}
 
 static int pct_arg(const char *flag, const char *arg, double *out)
 {
@@ -141,6 +173,7 @@ int cmd_diff(int argc, char **argv)
 	    {"min-ops-share", required_argument, 0, OPT_MIN_OPS},
 	    {"min-count", required_argument, 0, OPT_MIN_COUNT},
 	    {"near-equal", required_argument, 0, OPT_NEAR},
+	    {"drop-dim", required_argument, 0, OPT_DROP},
 	    {"all", no_argument, 0, 'a'},
 	    {"json", no_argument, 0, OPT_JSON},
 	    {"help", no_argument, 0, 'h'},
@@ -149,6 +182,8 @@ int cmd_diff(int argc, char **argv)
 	struct osp_diff_opts o;
 	int c, json = 0, all = 0;
 	char *end;
+	const char *drop[MAX_DROP];
+	unsigned ndrop = 0;
 	osp_diff_opts_default(&o);
 	optind = 1;
 	opterr = 0;
@@ -186,6 +221,10 @@ int cmd_diff(int argc, char **argv)
 				return osp_usage_err("diff", "--min-count: '%s' is not a count",
 				                     optarg);
 			break;
+		case OPT_DROP:
+			if (parse_dims(optarg, drop, &ndrop))
+				return OSP_EXIT_USAGE;
+			break;
 		case 'a':
 			all = 1;
 			break;
@@ -210,6 +249,25 @@ int cmd_diff(int argc, char **argv)
 	if (!a || !b) {
 		osp_set_free(a);
 		return OSP_EXIT_USAGE;
+	}
+	if (a->r != b->r) {
+		int a_finer = a->r > b->r;
+		unsigned r = a_finer ? b->r : a->r;
+		fprintf(stderr, "osprof diff: note: %s rebinned from r=%u to r=%u to match %s\n",
+		        a_finer ? fa : fb, a_finer ? a->r : b->r, r, a_finer ? fb : fa);
+		if (replace(a_finer ? &a : &b, osp_set_coarsen(a_finer ? a : b, r))) {
+			osp_err("diff: out of memory");
+			osp_set_free(a);
+			osp_set_free(b);
+			return OSP_EXIT_FAIL;
+		}
+	}
+	if (ndrop && (replace(&a, osp_set_drop_dims(a, drop, ndrop)) ||
+	              replace(&b, osp_set_drop_dims(b, drop, ndrop)))) {
+		osp_err("diff: out of memory");
+		osp_set_free(a);
+		osp_set_free(b);
+		return OSP_EXIT_FAIL;
 	}
 	struct osp_diff d;
 	char err[256];

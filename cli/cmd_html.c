@@ -2,9 +2,11 @@
  * optionally compared with a second one. */
 #include <errno.h>
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
+#include "cli/view_sets.h"
 
 static const char html_help[] =
     "usage: osprof html [OPTIONS] FILE [B]\n"
@@ -25,6 +27,13 @@ static const char html_help[] =
     "\n"
     "Options:\n"
     "  -o, --output FILE   where to write (default osprof.html; '-' = stdout)\n"
+    "      --drop-dim LIST     sum profiles over these dimensions first (e.g. pid:\n"
+    "                      pids differ between runs; time slices are left out)\n"
+    "      --heatmaps N    embed the time slices (heat maps) of the N sliced\n"
+    "                      profiles with the most latency (default 100, 0 = all)\n"
+    "      --rootcause FOLDED  add a root-cause tree from folded call stacks\n"
+    "                      ('frame;frame;... COUNT' lines, as written by\n"
+    "                      'osprof rootcause --folded' or for flamegraph.pl)\n"
     "  -h, --help          this text\n"
     "\n"
     "Examples:\n"
@@ -35,10 +44,12 @@ static const char html_help[] =
 
 int cmd_html(int argc, char **argv)
 {
-	static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
-	                                   {"help", no_argument, NULL, 'h'},
-	                                   {NULL, 0, NULL, 0}};
-	const char *out = "osprof.html";
+	static const struct option lo[] = {
+	    {"output", required_argument, NULL, 'o'}, {"rootcause", required_argument, NULL, 1},
+	    {"drop-dim", required_argument, NULL, 2}, {"heatmaps", required_argument, NULL, 3},
+	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+	const char *out = "osprof.html", *rcfile = NULL, *drop = NULL;
+	unsigned heatmaps = 100;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
@@ -46,6 +57,21 @@ int cmd_html(int argc, char **argv)
 		case 'o':
 			out = optarg;
 			break;
+		case 1:
+			rcfile = optarg;
+			break;
+		case 2:
+			drop = optarg;
+			break;
+		case 3: {
+			char *end;
+			unsigned long v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || v > 1000000)
+				return osp_usage_err("html", "--heatmaps: '%s' is not a count",
+				                     optarg);
+			heatmaps = (unsigned)v;
+			break;
+		}
 		case 'h':
 			fputs(html_help, stdout);
 			return OSP_EXIT_OK;
@@ -64,11 +90,27 @@ int cmd_html(int argc, char **argv)
 		return OSP_EXIT_USAGE;
 	}
 	int rc = OSP_EXIT_OK;
-	if (b && b->r != a->r) {
-		osp_err(
-		    "html: %s has resolution r=%u but %s has r=%u; record both with the same -r",
-		    fb, b->r, fa, a->r);
-		rc = OSP_EXIT_USAGE;
+	struct osp_folded_set folded = {0};
+	if (rcfile) {
+		char err[512];
+		FILE *rf = fopen(rcfile, "r");
+		if (!rf) {
+			osp_err("html: --rootcause %s: %s", rcfile, strerror(errno));
+			rc = OSP_EXIT_USAGE;
+			goto out;
+		}
+		int r = osp_folded_read(rf, rcfile, &folded, err, sizeof(err));
+		fclose(rf);
+		if (r < 0) {
+			fprintf(stderr, "%s\n", err);
+			rc = OSP_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (drop && (rc = osp_cli_drop_dims("html", drop, &a, &b)))
+		goto out;
+	if (osp_cli_common_resolution("html", &a, fa, &b, fb)) {
+		rc = OSP_EXIT_FAIL;
 		goto out;
 	}
 	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
@@ -77,7 +119,13 @@ int cmd_html(int argc, char **argv)
 		rc = OSP_EXIT_FAIL;
 		goto out;
 	}
-	if (osp_render_html(f, a, fa, b, fb) < 0) {
+	struct osp_html_opts ho = {.name_a = fa,
+	                           .b = b,
+	                           .name_b = fb,
+	                           .rootcause = rcfile ? &folded : NULL,
+	                           .rootcause_name = rcfile,
+	                           .max_heatmaps = heatmaps};
+	if (osp_render_html(f, a, &ho) < 0) {
 		osp_err("html: %s: write failed", out);
 		rc = OSP_EXIT_FAIL;
 	}
@@ -86,6 +134,7 @@ int cmd_html(int argc, char **argv)
 		rc = OSP_EXIT_FAIL;
 	}
 out:
+	osp_folded_free(&folded);
 	osp_set_free(a);
 	osp_set_free(b);
 	return rc;

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
+#include "cli/view_sets.h"
 
 static const char plot_help[] =
     "usage: osprof plot [OPTIONS] FILE\n"
@@ -28,6 +29,8 @@ static const char plot_help[] =
     "      --op OP         only profiles of OP: an op name (read), layer:op\n"
     "                      (syscall:read) or a full label ('syscall:read pid=42')\n"
     "      --diff B        overlay the matching profiles of profile set B (outlined)\n"
+    "      --drop-dim LIST sum profiles over these dimensions first (e.g. pid:\n"
+    "                      pids differ between runs; time slices are left out)\n"
     "  -n, --top N         at most N profiles (default 30, 0 = all)\n"
     "      --total         add a right axis with the latency spent in each bucket\n"
     "      --heatmap       require time slices (error if FILE has none)\n"
@@ -111,14 +114,19 @@ static int plot_png(const struct osp_set *a, const struct osp_plot_opts *o, cons
 
 int cmd_plot(int argc, char **argv)
 {
-	static const struct option lo[] = {
-	    {"output", required_argument, NULL, 'o'}, {"format", required_argument, NULL, 'f'},
-	    {"op", required_argument, NULL, 1},       {"diff", required_argument, NULL, 2},
-	    {"top", required_argument, NULL, 'n'},    {"total", no_argument, NULL, 3},
-	    {"heatmap", no_argument, NULL, 4},        {"no-heatmap", no_argument, NULL, 5},
-	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+	static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
+	                                   {"format", required_argument, NULL, 'f'},
+	                                   {"op", required_argument, NULL, 1},
+	                                   {"diff", required_argument, NULL, 2},
+	                                   {"top", required_argument, NULL, 'n'},
+	                                   {"total", no_argument, NULL, 3},
+	                                   {"heatmap", no_argument, NULL, 4},
+	                                   {"drop-dim", required_argument, NULL, 6},
+	                                   {"no-heatmap", no_argument, NULL, 5},
+	                                   {"help", no_argument, NULL, 'h'},
+	                                   {NULL, 0, NULL, 0}};
 	struct osp_plot_opts o = {.top = 30};
-	const char *out = "osprof.svg", *diff = NULL, *fmt_arg = NULL;
+	const char *out = "osprof.svg", *diff = NULL, *fmt_arg = NULL, *drop = NULL;
 	int c;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "o:f:n:h", lo, NULL)) != -1) {
@@ -153,6 +161,9 @@ int cmd_plot(int argc, char **argv)
 		case 5:
 			o.heatmap = -1;
 			break;
+		case 6:
+			drop = optarg;
+			break;
 		case 'h':
 			fputs(plot_help, stdout);
 			return OSP_EXIT_OK;
@@ -185,13 +196,16 @@ int cmd_plot(int argc, char **argv)
 		osp_set_free(a);
 		return OSP_EXIT_USAGE;
 	}
-	if (b && b->r != a->r) {
-		osp_err("plot: --diff %s has resolution r=%u but %s has r=%u; record both with the "
-		        "same -r",
-		        diff, b->r, file, a->r);
+	int drc = drop ? osp_cli_drop_dims("plot", drop, &a, &b) : 0;
+	if (drc) {
 		osp_set_free(a);
 		osp_set_free(b);
-		return OSP_EXIT_USAGE;
+		return drc;
+	}
+	if (osp_cli_common_resolution("plot", &a, file, &b, diff)) {
+		osp_set_free(a);
+		osp_set_free(b);
+		return OSP_EXIT_FAIL;
 	}
 	o.b = b;
 	o.name_a = file;

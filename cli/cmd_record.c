@@ -1,6 +1,7 @@
 /* osprof record: profile the live system (or some of its processes) until
  * Ctrl-C, SIGTERM or -d; with INTERVAL, print each interval's histograms. */
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,10 +15,11 @@ static const char usage_head[] =
     "usage: osprof record [OPTIONS] [-a | -p PID[,PID] | -c CGROUP | --comm NAME]\n"
     "                     [INTERVAL [COUNT]]\n\n"
     "Profiles the live system with no restart: every process (-a, the default),\n"
-    "some processes and their threads (-p), a cgroup and its sub-cgroups (-c, a\n"
-    "cgroup v2 directory), or processes by command name (--comm). Runs until\n"
-    "Ctrl-C, SIGTERM or -d DUR, then writes the profile set to -o FILE (default\n"
-    "osprof.osp); nothing collected is lost on a signal.\n"
+    "some processes with their threads and the processes they fork from then on\n"
+    "(-p), a cgroup and its sub-cgroups (-c, a cgroup v2 directory), or processes\n"
+    "by command name (--comm). Runs until Ctrl-C, SIGTERM or -d DUR, then writes\n"
+    "the profile set to -o FILE (default osprof.osp); nothing collected is lost\n"
+    "on a signal.\n"
     "With INTERVAL (e.g. 1s), prints the histograms of each interval to stdout\n"
     "(bcc style) and stops after COUNT intervals if given; -o still gets the\n"
     "whole run. -i DUR keeps per-slice histograms in the file instead.\n";
@@ -29,7 +31,11 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-/* Sleeps until the monotonic time `until` or a signal; 1 if interrupted. */
+/* Sleeps until the monotonic time `until` or a signal; 1 if interrupted.
+ * SIGINT and SIGTERM are blocked except inside ppoll, which unblocks them
+ * atomically: a signal arriving just before the wait cannot be missed. */
+static sigset_t wait_mask;
+
 static int sleep_until(uint64_t until)
 {
 	for (;;) {
@@ -40,7 +46,7 @@ static int sleep_until(uint64_t until)
 			return 0;
 		uint64_t d = until - now;
 		struct timespec ts = {(time_t)(d / 1000000000ull), (long)(d % 1000000000ull)};
-		if (nanosleep(&ts, NULL) && errno != EINTR)
+		if (ppoll(NULL, 0, &ts, &wait_mask) < 0 && errno != EINTR)
 			return 0;
 	}
 }
@@ -110,6 +116,13 @@ int cmd_record(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
+	sigdelset(&wait_mask, SIGTERM);
 
 	int n = 0;
 	rc = OSP_EXIT_FAIL;

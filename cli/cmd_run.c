@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/collect_opts.h"
+#include "cli/spawn.h"
 
 static const char usage_head[] =
     "usage: osprof run [OPTIONS] [--] CMD [ARGS...]\n\n"
@@ -28,53 +29,6 @@ static void on_signal(int sig)
 	forward_sig = sig;
 	if (child_pid > 0 && sig == SIGTERM)
 		kill(child_pid, sig);
-}
-
-/* 0 if CMD can be executed (searching PATH like execvp). */
-static int find_command(const char *cmd)
-{
-	if (strchr(cmd, '/'))
-		return access(cmd, X_OK);
-	const char *path = getenv("PATH");
-	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	char *copy = strdup(path), *save, *dir;
-	int rc = -1;
-	for (dir = strtok_r(copy, ":", &save); dir && rc; dir = strtok_r(NULL, ":", &save)) {
-		char full[4096];
-		struct stat st;
-		snprintf(full, sizeof(full), "%s/%s", *dir ? dir : ".", cmd);
-		if (!stat(full, &st) && S_ISREG(st.st_mode) && !access(full, X_OK))
-			rc = 0;
-	}
-	free(copy);
-	return rc;
-}
-
-/* Forks CMD held before exec, so layers can attach to its pid first. */
-static pid_t spawn_held(char **argv, int *release_fd)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		char go;
-		close(p[1]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		/* EOF without a byte means osprof died: do not run unprofiled. */
-		if (read(p[0], &go, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "osprof run: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	*release_fd = p[1];
-	return pid;
 }
 
 static int wait_child(pid_t pid)
@@ -97,7 +51,7 @@ int cmd_run(int argc, char **argv)
 	if (next >= argc)
 		return osp_usage_err("run", "no command given");
 	char **cmdv = argv + next;
-	if (find_command(cmdv[0])) {
+	if (osp_find_command(cmdv[0])) {
 		fprintf(stderr, "osprof run: %s: command not found\n", cmdv[0]);
 		return 127;
 	}
@@ -122,7 +76,7 @@ int cmd_run(int argc, char **argv)
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	child_pid = spawn_held(cmdv, &release_fd);
+	child_pid = osp_spawn_held(cmdv, &release_fd, "run");
 	if (child_pid < 0) {
 		osp_err("run: cannot start %s: %s", cmdv[0], strerror(errno));
 		goto out;

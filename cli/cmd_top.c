@@ -92,8 +92,11 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 			enum top_action a = top_view_key(v, ch);
 			if (a == TOP_QUIT)
 				break;
-			if (a == TOP_ZERO)
+			if (a == TOP_ZERO) {
 				zero(v->cum);
+				if (v->last)
+					zero(v->last); /* rates too start again */
+			}
 			if (a != TOP_NONE)
 				top_view_draw(v);
 			continue;

@@ -99,8 +99,14 @@ static void hist_pane(const struct top_view *v, const struct row *r, int y0, int
 	osp_print_hist(f, &p->hist, p->hist.buckets, p->unit, 0);
 	fclose(f);
 	int y = y0 + 1;
-	for (char *line = strtok(buf, "\n"); line && y < y0 + h; line = strtok(NULL, "\n"))
+	char *line = strtok(buf, "\n");
+	for (; line && y < y0 + h; line = strtok(NULL, "\n"))
 		mvaddnstr(y++, 0, line, COLS);
+	if (line && h > 1) { /* more buckets than lines: say so on the last one */
+		move(y0 + h - 1, 0);
+		clrtoeol();
+		addnstr("   ... more buckets below: a taller terminal shows them", COLS);
+	}
 	free(buf);
 }
 

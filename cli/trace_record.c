@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/spawn.h"
 #include "cli/trace_cmds.h"
 #include <linux/types.h>
 #include "collect/bpf/trace.h"
@@ -58,30 +59,6 @@ static void on_signal(int sig)
 	stop_sig = sig;
 	if (child_pid > 0 && sig == SIGTERM)
 		kill(child_pid, sig);
-}
-
-static pid_t spawn_held(char **argv, int *release_fd)
-{
-	int p[2];
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		char go;
-		close(p[1]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (read(p[0], &go, 1) != 1) /* osprof died: do not run untraced */
-			_exit(127);
-		execvp(argv[0], argv);
-		fprintf(stderr, "osprof trace record: %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	*release_fd = p[1];
-	return pid;
 }
 
 static int any_alive(const pid_t *pids, size_t n)
@@ -291,7 +268,7 @@ int trace_cmd_record(int argc, char **argv)
 	/* The held child exists before the programs load, so the filter knows
 	 * its pid from the start. */
 	if (cmdv) {
-		child_pid = spawn_held(cmdv, &release_fd);
+		child_pid = osp_spawn_held(cmdv, &release_fd, "trace record");
 		if (child_pid < 0) {
 			osp_err("trace record: cannot start %s: %s", cmdv[0], strerror(errno));
 			goto out;

@@ -357,7 +357,7 @@ int osp_bpf_common_start(struct osp_session *s)
 				fprintf(stderr, "osprof: -p: no process %d\n", (int)s->pids[i]);
 				return -ESRCH;
 			}
-			if ((rc = follow(k, s->pids[i], 0)))
+			if ((rc = follow(k, s->pids[i], OSP_FOLLOW_INHERIT)))
 				goto err;
 		}
 	} else if (filter == OSP_FILTER_CGROUP) {

@@ -6,6 +6,7 @@
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/kfunc.h"
+#include "collect/kl_util.h"
 #include "kfunc.skel.h"
 
 #define KPROBE_PMU "/sys/bus/event_source/devices/kprobe/type"
@@ -20,6 +21,7 @@ struct kfunc {
 };
 
 struct kfuncs {
+	unsigned by; /* KL_BY_* */
 	size_t n;
 	struct kfunc *v;
 };
@@ -42,7 +44,8 @@ static int kallsyms_has(const char *sym)
 }
 
 /* Opens and loads one flavour; 0 or -errno with the reason in why. */
-static int load(struct osp_session *s, struct kfunc *f, int fentry, char *why, size_t len)
+static int load(struct osp_session *s, struct kfunc *f, unsigned by, int fentry, char *why,
+                size_t len)
 {
 	struct kfunc_bpf *k = kfunc_bpf__open();
 	if (!k) {
@@ -56,6 +59,7 @@ static int load(struct osp_session *s, struct kfunc *f, int fentry, char *why, s
 		return rc;
 	}
 	k->rodata->kfunc_id = f->id;
+	((struct osp_bpf_cfg *)&k->rodata->osp_cfg)->by = by;
 	bpf_program__set_autoload(k->progs.kf_fentry, fentry);
 	bpf_program__set_autoload(k->progs.kf_fexit, fentry);
 	bpf_program__set_autoload(k->progs.kf_kprobe, !fentry);
@@ -76,18 +80,19 @@ static int load(struct osp_session *s, struct kfunc *f, int fentry, char *why, s
 }
 
 /* Tries fentry, then kprobe. On failure both reasons are in why[]. */
-static int probe(struct osp_session *s, struct kfunc *f, char why[2][160])
+static int probe(struct osp_session *s, struct kfunc *f, unsigned by, char why[2][160])
 {
-	if (load(s, f, 1, why[0], sizeof(why[0])) == 0)
+	if (load(s, f, by, 1, why[0], sizeof(why[0])) == 0)
 		return 0;
 	if (access(KPROBE_PMU, F_OK) != 0) {
 		snprintf(why[1], sizeof(why[1]), "not in this kernel: %s is missing", KPROBE_PMU);
 		return -EOPNOTSUPP;
 	}
-	return load(s, f, 0, why[1], sizeof(why[1]));
+	return load(s, f, by, 0, why[1], sizeof(why[1]));
 }
 
-int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, struct kfuncs **out)
+int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, unsigned by,
+                   struct kfuncs **out)
 {
 	struct kfuncs *k = calloc(1, sizeof(*k));
 	char *dup = strdup(list), *save = NULL;
@@ -97,6 +102,7 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, s
 		free(dup);
 		return -ENOMEM;
 	}
+	k->by = by;
 	for (char *sym = strtok_r(dup, ",", &save); sym; sym = strtok_r(NULL, ",", &save)) {
 		if (!kallsyms_has(sym)) {
 			fprintf(stderr,
@@ -121,7 +127,7 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, s
 			rc = -ENOMEM;
 			break;
 		}
-		rc = probe(s, f, why);
+		rc = probe(s, f, by, why);
 		if (rc) {
 			fprintf(stderr,
 			        "osprof: --func %s: cannot time kernel functions here: tried "
@@ -170,15 +176,20 @@ int kfuncs_attach(struct osp_session *s, struct kfuncs *k)
 	return 0;
 }
 
+struct kdesc {
+	struct kfunc *f;
+	unsigned by;
+};
+
 static int desc(void *ctx, const struct osp_hkey *hk, struct osp_bpf_desc *d)
 {
-	struct kfunc *f = ctx;
-	(void)hk;
-	d->op = f->name;
+	struct kdesc *c = ctx;
+	d->op = c->f->name;
 	if (hk->flags & OSP_HK_PREEMPTED) {
 		d->dims[0] = (struct osp_dim){"state", "preempted"};
 		d->ndims = 1;
 	}
+	kl_by_dims(c->by, hk, d);
 	return 0;
 }
 
@@ -186,8 +197,9 @@ int kfuncs_collect(struct osp_session *s, struct kfuncs *k, int reset)
 {
 	for (size_t i = 0; i < k->n; i++) {
 		struct kfunc *f = &k->v[i];
-		int rc =
-		    osp_bpf_read_hists(s, bpf_map__fd(f->skel->maps.kf_hist), "fs", desc, f, reset);
+		struct kdesc c = {f, k->by};
+		int rc = osp_bpf_read_hists(s, bpf_map__fd(f->skel->maps.kf_hist), "fs", desc, &c,
+		                            reset);
 		if (!rc)
 			rc = osp_bpf_read_stats(s, bpf_map__fd(f->skel->maps.osp_stats), &f->stats);
 		if (rc)

@@ -12,7 +12,8 @@ struct kfuncs;
 
 /* Loads a probe for every function of `list` (ops numbered from first_id).
  * 0, or -errno after printing one line naming --func and the function. */
-int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, struct kfuncs **out);
+int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, unsigned by,
+                   struct kfuncs **out);
 int kfuncs_attach(struct osp_session *s, struct kfuncs *k);
 /* Reads every function's histograms into the set under layer "fs". */
 int kfuncs_collect(struct osp_session *s, struct kfuncs *k, int reset);

@@ -48,7 +48,9 @@ struct osp_layer {
 	int needs_root;
 	/* Prints what can be profiled here and the attach mode each would use. */
 	int (*list)(FILE *out, int verbose);
-	/* Each returns 0 or a negative errno after printing one clear line. */
+	/* Each returns 0 or a negative errno after printing one clear line. A
+	 * prepare that fails cleans up after itself: destroy is called only for
+	 * layers whose prepare succeeded. */
 	int (*prepare)(struct osp_session *s, int slot);
 	int (*attach)(struct osp_session *s, int slot);
 	int (*collect)(struct osp_session *s, int slot, int reset);

@@ -57,6 +57,11 @@ static int block_prepare_(struct osp_session *s, int slot)
 	int rc = osp_bpf_check("block");
 	if (rc)
 		return rc;
+	if (s->by && strcmp(s->by, "dev") && s->verbose)
+		fprintf(
+		    stderr,
+		    "osprof: block: --by %s does not apply (split by dev and type); not split\n",
+		    s->by);
 	struct block_state *st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;

@@ -16,6 +16,7 @@
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
 #include "collect/fs_events.h"
+#include "collect/fs_fuse.h"
 #include "collect/kfunc.h"
 #include "collect/kl_util.h"
 #include "fs.skel.h"
@@ -27,8 +28,10 @@ struct fs_state {
 	size_t nlinks;
 	int *rawfds; /* raw tracepoint links */
 	size_t nraw;
-	int raw_ok; /* the raw_tp program loaded (the kernel allows cookies) */
+	int raw_ok;  /* the raw_tp program loaded (the kernel allows cookies) */
+	unsigned by; /* KL_BY_* */
 	struct kfuncs *kfuncs;
+	struct fs_fuse *fuse; /* FUSE request round trips, when fuse is here */
 	struct osp_bpf_stats stats;
 	int acquired;
 };
@@ -38,6 +41,20 @@ static const char *only(void)
 {
 	const char *e = getenv("OSPROF_FS_SUBSYS");
 	return e && *e ? e : NULL;
+}
+
+/* FUSE request timing: when the kernel has the fuse tracepoints and
+ * OSPROF_FS_SUBSYS (if set) names fuse. */
+static int fuse_wanted(const char *tfs)
+{
+	const char *o = only();
+	if (o) {
+		char list[512];
+		snprintf(list, sizeof(list), ",%s,", o);
+		if (!strstr(list, ",fuse,"))
+			return 0;
+	}
+	return fs_fuse_present(tfs);
 }
 
 static void fs_destroy(struct osp_session *s, int slot)
@@ -51,6 +68,7 @@ static void fs_destroy(struct osp_session *s, int slot)
 	free(st->rawfds);
 	fs_bpf__destroy(st->skel);
 	kfuncs_free(st->kfuncs);
+	fs_fuse_free(st->fuse);
 	fs_pairs_free(&st->pairs);
 	if (st->acquired)
 		osp_bpf_common_release(s);
@@ -73,12 +91,16 @@ static int fs_prepare_(struct osp_session *s, int slot)
 	if ((rc = osp_bpf_common_acquire(s)))
 		return rc;
 	st->acquired = 1;
+	st->by = kl_by_code("fs", s->by, 0, s->verbose && s->by && strcmp(s->by, "fs"));
 	if ((rc = fs_discover(tfs, only(), &st->pairs)))
 		return rc;
-	if (s->funcs && (rc = kfuncs_prepare(s, s->funcs, (unsigned)st->pairs.n, &st->kfuncs)))
+	if (s->funcs &&
+	    (rc = kfuncs_prepare(s, s->funcs, (unsigned)st->pairs.n, st->by, &st->kfuncs)))
+		return rc;
+	if (fuse_wanted(tfs) && (rc = fs_fuse_prepare(s, st->by, &st->fuse)))
 		return rc;
 	if (st->pairs.n == 0) {
-		if (st->kfuncs)
+		if (st->kfuncs || st->fuse)
 			return 0;
 		fprintf(stderr, "osprof: fs: no file-system tracepoint pairs in %s/events%s%s\n",
 		        tfs, only() ? " for OSPROF_FS_SUBSYS=" : "", only() ? only() : "");
@@ -98,6 +120,7 @@ static int fs_prepare_(struct osp_session *s, int slot)
 		}
 		if ((rc = OSP_BPF_SETUP(st->skel, s)))
 			return rc;
+		((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
 		bpf_program__set_autoload(st->skel->progs.fs_event_raw, st->raw_ok);
 		libbpf_print_fn_t old = st->raw_ok ? libbpf_set_print(NULL) : NULL;
 		rc = fs_bpf__load(st->skel);
@@ -206,6 +229,8 @@ static int fs_attach(struct osp_session *s, int slot)
 		        "osprof: fs: %zu tracepoint pairs, one program, cookies name the pair and "
 		        "side\n",
 		        st->pairs.n);
+	if (st->fuse && (rc = fs_fuse_attach(s, st->fuse)))
+		return rc;
 	return st->kfuncs ? kfuncs_attach(s, st->kfuncs) : 0;
 }
 
@@ -218,6 +243,7 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	d->dims[d->ndims++] = (struct osp_dim){"fs", (char *)st->pairs.v[k->op].subsys};
 	if (k->flags & OSP_HK_PREEMPTED)
 		d->dims[d->ndims++] = (struct osp_dim){"state", "preempted"};
+	kl_by_dims(st->by, k, d);
 	return 0;
 }
 
@@ -232,6 +258,8 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 			rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
 			                        &st->stats);
 	}
+	if (!rc && st->fuse)
+		rc = fs_fuse_collect(s, st->fuse, reset);
 	if (!rc && st->kfuncs)
 		rc = kfuncs_collect(s, st->kfuncs, reset);
 	if (rc)
@@ -263,9 +291,10 @@ static int raw_cookies_here(void)
 static int fs_list(FILE *out, int verbose)
 {
 	if (geteuid() != 0) {
-		fprintf(out,
-		        "fs       file-system tracepoint pairs via tracepoint (needs root to read "
-		        "tracefs); --func via fentry, else kprobe\n");
+		fprintf(
+		    out,
+		    "fs       file-system tracepoint pairs via raw_tp or tracepoint (needs root "
+		    "to read tracefs); --func via fentry, else kprobe\n");
 		return 0;
 	}
 	const char *tfs = osp_tracefs();
@@ -291,6 +320,11 @@ static int fs_list(FILE *out, int verbose)
 			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys,
 			        p.v[i].start, p.v[i].end);
 	fs_pairs_free(&p);
+	if (fuse_wanted(tfs))
+		fprintf(out,
+		        "  fuse     request round trip per opcode (fuse_request_send -> "
+		        "fuse_request_end, keyed by request) via %s\n",
+		        kl_tp_mode_name());
 	kfuncs_list(out);
 	return 0;
 }

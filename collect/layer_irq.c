@@ -38,6 +38,11 @@ static int irq_prepare_(struct osp_session *s, int slot)
 	int rc = osp_bpf_check("irq");
 	if (rc)
 		return rc;
+	if (s->by && s->verbose)
+		fprintf(
+		    stderr,
+		    "osprof: irq: --by %s does not apply (interrupts run for no task); not split\n",
+		    s->by);
 	struct irq_state *st = calloc(1, sizeof(*st));
 	if (!st)
 		return -ENOMEM;

@@ -23,6 +23,7 @@
 struct lock_state {
 	struct lock_bpf *skel;
 	struct ksyms *ksyms;
+	unsigned by; /* KL_BY_* */
 	int by_caller;
 	struct osp_bpf_stats stats;
 	enum osp_attach_mode mode; /* tp_btf, or raw_tp where tp_btf fails */
@@ -101,7 +102,8 @@ static int lock_prepare_(struct osp_session *s, int slot)
 	if (!st)
 		return -ENOMEM;
 	s->layer_state[slot] = st;
-	st->by_caller = s->by && !strcmp(s->by, "caller");
+	st->by = kl_by_code("lock", s->by, 1, s->verbose);
+	st->by_caller = st->by == KL_BY_CALLER;
 	if ((rc = osp_bpf_common_acquire(s)))
 		return rc;
 	st->acquired = 1;
@@ -112,7 +114,7 @@ static int lock_prepare_(struct osp_session *s, int slot)
 	}
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
-	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = (__u32)st->by_caller;
+	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
 	if (!st->by_caller)
 		bpf_map__set_max_entries(st->skel->maps.lock_stacks, 1);
 	st->mode = osp_bpf_tp_mode();
@@ -183,6 +185,7 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 		snprintf(d->buf + 32, sizeof(d->buf) - 32, "%s", c);
 		d->dims[d->ndims++] = (struct osp_dim){"caller", d->buf + 32};
 	}
+	kl_by_dims(st->by, k, d);
 	return 0;
 }
 

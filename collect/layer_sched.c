@@ -7,11 +7,13 @@
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
 #include "sched.skel.h"
 
 struct sched_state {
 	struct sched_bpf *skel;
 	struct osp_bpf_stats stats;
+	unsigned by; /* KL_BY_* */
 	int acquired;
 };
 
@@ -49,6 +51,8 @@ static int sched_prepare_(struct osp_session *s, int slot)
 	}
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
+	st->by = kl_by_code("sched", s->by, 0, s->verbose);
+	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
 	if ((rc = sched_bpf__load(st->skel))) {
 		fprintf(stderr,
 		        "osprof: sched: cannot load the BPF object (tp_btf sched_*, task storage): "
@@ -89,23 +93,24 @@ static int sched_attach(struct osp_session *s, int slot)
 
 static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 {
-	(void)ctx;
+	struct sched_state *st = ctx;
 	if (k->op == KL_SCHED_RUNQ) {
 		d->op = "runq";
-		return 0;
-	}
-	if (k->op != KL_SCHED_OFFCPU || k->aux >= KL_OFF_NREASONS)
+	} else if (k->op == KL_SCHED_OFFCPU && k->aux < KL_OFF_NREASONS) {
+		d->op = "offcpu";
+		d->dims[d->ndims++] = (struct osp_dim){"reason", (char *)reasons[k->aux]};
+	} else {
 		return 1;
-	d->op = "offcpu";
-	d->dims[d->ndims++] = (struct osp_dim){"reason", (char *)reasons[k->aux]};
+	}
+	kl_by_dims(st->by, k, d);
 	return 0;
 }
 
 static int sched_collect(struct osp_session *s, int slot, int reset)
 {
 	struct sched_state *st = s->layer_state[slot];
-	int rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.sched_hist), "sched", desc, NULL,
-	                            reset);
+	int rc =
+	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.sched_hist), "sched", desc, st, reset);
 	if (!rc)
 		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
 	if (rc)

@@ -27,6 +27,7 @@ struct uprobe_state {
 	struct bpf_link **links;
 	size_t nlinks;
 	struct osp_bpf_stats stats;
+	unsigned by; /* KL_BY_* */
 	int acquired;
 };
 
@@ -137,6 +138,8 @@ static int uprobe_prepare_(struct osp_session *s, int slot)
 	}
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
+	st->by = kl_by_code("uprobe", s->by, 0, s->verbose);
+	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
 	if ((rc = uprobe_bpf__load(st->skel))) {
 		fprintf(stderr, "osprof: uprobe: cannot load the BPF object: %s\n", strerror(-rc));
 		return rc;
@@ -202,6 +205,7 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	d->dims[d->ndims++] = (struct osp_dim){"bin", (char *)st->f[k->op].base};
 	if (k->flags & OSP_HK_PREEMPTED)
 		d->dims[d->ndims++] = (struct osp_dim){"state", "preempted"};
+	kl_by_dims(st->by, k, d);
 	return 0;
 }
 
@@ -219,7 +223,8 @@ static int uprobe_collect(struct osp_session *s, int slot, int reset)
 
 static int uprobe_list(FILE *out, int verbose)
 {
-	fprintf(out, "uprobe   user functions, --uprobe BIN:SYM[,SYM...], via uprobe/uretprobe\n");
+	fprintf(out, "uprobe   user functions, --uprobe BIN:SYM[,SYM...], via uprobe/uretprobe%s\n",
+	        geteuid() == 0 ? "" : " (needs root)");
 	if (verbose)
 		fprintf(out, "  one program pair for all functions, cookie = function index;\n"
 		             "  BIN a path or a library name (libc.so.6)\n");

@@ -301,6 +301,8 @@ static int sys_prepare(struct osp_session *s, int slot)
 	st->nb = osp_nbuckets(s->r);
 	bpf_map__set_max_entries(k->maps.sys_inflight, osp_bpf_pid_slots());
 	bpf_map__set_max_entries(k->maps.sys_fast, st->fast ? OSP_SYS_MAX * st->nb : 1);
+	/* --by on a whole system: many processes x calls x buckets. */
+	bpf_map__set_max_entries(k->maps.sys_hists, st->fast ? 1 : 65536);
 	st->mode = osp_bpf_tp_mode();
 	osp_bpf_pick(k->progs.sys_enter_btf, k->progs.sys_enter_raw, st->mode);
 	osp_bpf_pick(k->progs.sys_exit_btf, k->progs.sys_exit_raw, st->mode);

@@ -41,13 +41,7 @@ struct osp_set *osp_set_new(unsigned r)
 
 static void profile_free(struct osp_profile *p)
 {
-	free(p->layer);
-	free(p->op);
-	free(p->key);
-	for (unsigned i = 0; i < p->ndims; i++) {
-		free(p->dims[i].name);
-		free(p->dims[i].value);
-	}
+	free(p->key); /* one block holds key, layer, op and every dimension */
 	for (size_t i = 0; i < p->nslices; i++)
 		free(p->slices[i].buckets);
 	free(p->slices);
@@ -153,18 +147,49 @@ static int dim_cmp(const void *a, const void *b)
 
 /* Canonical key "layer\x1fop\x1fname=value..." with dims sorted by name;
  * 0x1f cannot occur in names (control characters are refused). */
-static char *make_key(const char *layer, const char *op, struct osp_dim *sorted, unsigned n)
+static size_t key_len(const char *layer, const char *op, const struct osp_dim *sorted, unsigned n)
 {
 	size_t len = strlen(layer) + strlen(op) + 2;
 	for (unsigned i = 0; i < n; i++)
 		len += strlen(sorted[i].name) + strlen(sorted[i].value) + 2;
-	char *k = malloc(len + 1), *w = k;
+	return len;
+}
+
+static char *make_key(const char *layer, const char *op, struct osp_dim *sorted, unsigned n)
+{
+	char *k = malloc(key_len(layer, op, sorted, n) + 1), *w = k;
 	if (!k)
 		return NULL;
 	w += sprintf(w, "%s\x1f%s", layer, op);
 	for (unsigned i = 0; i < n; i++)
 		w += sprintf(w, "\x1f%s=%s", sorted[i].name, sorted[i].value);
 	return k;
+}
+
+/* Stores key, layer, op and dims of p in one allocation: a profile is small
+ * (about 1 KiB at r = 1) and a set may hold tens of thousands of them. */
+static int store_names(struct osp_profile *p, const char *key, const char *layer, const char *op,
+                       const struct osp_dim *sorted, unsigned n)
+{
+	size_t klen = strlen(key) + 1, total = klen + key_len(layer, op, sorted, n) + n + 1;
+	char *b = malloc(total), *w;
+	if (!b)
+		return -ENOMEM;
+	memcpy(b, key, klen);
+	p->key = b;
+	w = b + klen;
+	p->layer = strcpy(w, layer);
+	w += strlen(layer) + 1;
+	p->op = strcpy(w, op);
+	w += strlen(op) + 1;
+	for (unsigned i = 0; i < n; i++) {
+		p->dims[i].name = strcpy(w, sorted[i].name);
+		w += strlen(w) + 1;
+		p->dims[i].value = strcpy(w, sorted[i].value);
+		w += strlen(w) + 1;
+	}
+	p->ndims = n;
+	return 0;
 }
 
 static int sort_dims(const struct osp_dim *dims, unsigned ndims, struct osp_dim *out)
@@ -223,19 +248,10 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
 	if (!node || !grown)
 		goto fail;
 	struct osp_profile *p = &node->p;
-	p->key = key;
-	key = NULL;
-	p->layer = strdup(layer);
-	p->op = strdup(op);
-	if (!p->layer || !p->op || osp_hist_init(&p->hist, s->r))
+	if (store_names(p, key, layer, op, sorted, ndims) || osp_hist_init(&p->hist, s->r))
 		goto fail;
-	for (unsigned i = 0; i < ndims; i++) {
-		p->dims[i].name = strdup(sorted[i].name);
-		p->dims[i].value = strdup(sorted[i].value);
-		p->ndims = i + 1;
-		if (!p->dims[i].name || !p->dims[i].value)
-			goto fail;
-	}
+	free(key);
+	key = NULL;
 	head = s->index;
 	HASH_ADD_KEYPTR(hh, head, p->key, strlen(p->key), node);
 	s->index = head;

@@ -12,3 +12,4 @@ $(HTML_ASSETS_H): $(HTML_ASSETS) mk/views.mk
 	  for f in $(HTML_ASSETS); do xxd -i $$f; done ) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/obj/render/html.o: $(HTML_ASSETS_H)
+

@@ -82,6 +82,9 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 		         osp_vm_fmt((double)st.total, p->unit, t1, 32), 100 * st.share, p->layer,
 		         osp_vm_fmt((double)st.p50, p->unit, t2, 32),
 		         osp_vm_fmt((double)st.p99, p->unit, t3, 32));
+	else if (pb && pb->hist.count)
+		snprintf(title, sizeof(title), "%s: only in B, %llu ops", label,
+		         (unsigned long long)pb->hist.count);
 	else
 		snprintf(title, sizeof(title), "%s: no samples", label);
 	fprintf(f, "\n# --- %s\nunset object; unset label; unset arrow\n", label);
@@ -159,7 +162,8 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
                        const char *term, const char *output, char *err, size_t errlen)
 {
 	const struct osp_profile **v = NULL;
-	long n = osp_vm_select(a, o->op, o->top, &v);
+	struct osp_set *extra = NULL;
+	long n = osp_vm_select_ab(a, o->b, o->op, o->top, &v, &extra);
 	if (n < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -167,6 +171,7 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 	if (n == 0 && o->op) {
 		snprintf(err, errlen, "--op '%s': no profile matches", o->op);
 		free(v);
+		osp_set_free(extra);
 		return -1;
 	}
 	int blo = 1, bhi = 0;
@@ -202,6 +207,7 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 		fprintf(f, "set label 'no profiles in this set' at graph 0.5, graph 0.5 center\n"
 		           "plot [0:1] [0:1] NaN notitle\n");
 		free(v);
+		osp_set_free(extra);
 		return ferror(f) ? -1 : 0;
 	}
 	for (long i = 0; i < n; i++)
@@ -213,6 +219,7 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 		panel(f, a, i, v[i], osp_vm_twin(o->b, v[i]), o, &tot, blo, bhi);
 	fprintf(f, "unset multiplot\n");
 	free(v);
+	osp_set_free(extra);
 	if (ferror(f)) {
 		snprintf(err, errlen, "write error");
 		return -1;

@@ -52,7 +52,7 @@ static void buckets_json(FILE *f, const uint64_t *b, unsigned n, const char *sep
 }
 
 static void profile_json(FILE *f, const struct osp_set *s, const struct osp_profile *p,
-                         const struct osp_vm_totals *tot)
+                         const struct osp_vm_totals *tot, int slices)
 {
 	struct osp_vm_stats st;
 	struct osp_vm_note nt[OSP_VM_MAX_NOTES];
@@ -102,36 +102,10 @@ static void profile_json(FILE *f, const struct osp_set *s, const struct osp_prof
 		fputc(']', f);
 	}
 	fputs("],\"s\":[", f);
-	for (size_t i = 0; i < p->nslices; i++) {
+	for (size_t i = 0; slices && i < p->nslices; i++) {
 		fprintf(f, "%s[%llu,", i ? "," : "", (unsigned long long)p->slices[i].index);
 		buckets_json(f, p->slices[i].buckets, p->hist.nbuckets, ",");
 		fputc(']', f);
-	}
-	fputs("]}", f);
-}
-
-static void set_json(FILE *f, const struct osp_set *s, const char *name)
-{
-	fputs("{\"name\":", f);
-	js_str(f, name ? name : "");
-	fprintf(f, ",\"r\":%u,\"slice_ns\":%llu,\"meta\":[", s->r, (unsigned long long)s->slice_ns);
-	for (size_t i = 0; i < s->nmeta; i++) {
-		fputs(i ? ",[" : "[", f);
-		js_str(f, s->meta[i].key);
-		fputc(',', f);
-		js_str(f, s->meta[i].value);
-		fputc(']', f);
-	}
-	struct osp_vm_totals tot;
-	osp_vm_totals(s, &tot);
-	fprintf(f, "],\"total\":%llu,\"edges\":[", (unsigned long long)osp_set_total(s));
-	for (unsigned i = 0; i < osp_nbuckets(s->r); i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)osp_bucket_lo(i, s->r));
-	fputs("],\"profiles\":[\n", f);
-	for (size_t i = 0; i < s->n; i++) {
-		if (i)
-			fputs(",\n", f);
-		profile_json(f, s, s->profiles[i], &tot);
 	}
 	fputs("]}", f);
 }
@@ -165,6 +139,65 @@ static struct pidx *index_set(const struct osp_set *s)
 		v[i] = (struct pidx){s->profiles[i], (long)i};
 	qsort(v, s->n, sizeof(*v), by_ptr);
 	return v;
+}
+
+/* Which profiles carry their time slices into the report: the max_heat
+ * sliced ones with the most latency (0: all), so a long recording of many
+ * profiles cannot blow the report up. flags[i] is set for s->profiles[i]. */
+static size_t pick_heatmaps(const struct osp_set *s, unsigned max_heat, char *flags,
+                            size_t *nsliced)
+{
+	const struct osp_profile **v = NULL;
+	long n = osp_vm_select(s, NULL, 0, &v);
+	struct pidx *ix = index_set(s);
+	size_t picked = 0;
+	*nsliced = 0;
+	for (long k = 0; k < n && ix; k++) {
+		if (!v[k]->nslices)
+			continue;
+		++*nsliced;
+		if (max_heat && picked == max_heat)
+			continue;
+		long i = index_of(ix, s->n, v[k]);
+		if (i >= 0) {
+			flags[i] = 1;
+			picked++;
+		}
+	}
+	free(v);
+	free(ix);
+	return picked;
+}
+
+static void set_json(FILE *f, const struct osp_set *s, const char *name, int heat,
+                     unsigned max_heat)
+{
+	fputs("{\"name\":", f);
+	js_str(f, name ? name : "");
+	fprintf(f, ",\"r\":%u,\"slice_ns\":%llu,\"meta\":[", s->r, (unsigned long long)s->slice_ns);
+	for (size_t i = 0; i < s->nmeta; i++) {
+		fputs(i ? ",[" : "[", f);
+		js_str(f, s->meta[i].key);
+		fputc(',', f);
+		js_str(f, s->meta[i].value);
+		fputc(']', f);
+	}
+	struct osp_vm_totals tot;
+	osp_vm_totals(s, &tot);
+	fprintf(f, "],\"total\":%llu,\"edges\":[", (unsigned long long)osp_set_total(s));
+	for (unsigned i = 0; i < osp_nbuckets(s->r); i++)
+		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)osp_bucket_lo(i, s->r));
+	char *flags = calloc(s->n ? s->n : 1, 1);
+	size_t nsliced = 0,
+	       picked = heat && flags ? pick_heatmaps(s, max_heat, flags, &nsliced) : 0;
+	fprintf(f, "],\"sliced\":%zu,\"heat\":%zu,\"profiles\":[\n", nsliced, picked);
+	for (size_t i = 0; i < s->n; i++) {
+		if (i)
+			fputs(",\n", f);
+		profile_json(f, s, s->profiles[i], &tot, flags && flags[i]);
+	}
+	fputs("]}", f);
+	free(flags);
 }
 
 static int diff_json(FILE *f, const struct osp_set *a, const struct osp_set *b)
@@ -212,9 +245,22 @@ static const char *upto_marker(FILE *f, const char *t, const char *end, const ch
 	return close ? close + 3 : NULL;
 }
 
-int osp_render_html(FILE *f, const struct osp_set *a, const char *name_a, const struct osp_set *b,
-                    const char *name_b)
+static void rootcause_json(FILE *f, const struct osp_folded_set *rc, const char *name)
 {
+	fputs("{\"name\":", f);
+	js_str(f, name ? name : "");
+	fputs(",\"paths\":[", f);
+	for (size_t i = 0; i < rc->n; i++) {
+		fputs(i ? ",\n[" : "[", f);
+		js_str(f, rc->e[i].path);
+		fprintf(f, ",%llu]", (unsigned long long)rc->e[i].count);
+	}
+	fputs("]}", f);
+}
+
+int osp_render_html(FILE *f, const struct osp_set *a, const struct osp_html_opts *o)
+{
+	const struct osp_set *b = o->b;
 	const char *t = (const char *)render_html_report_html;
 	const char *end = t + render_html_report_html_len, *name = NULL;
 	while ((t = upto_marker(f, t, end, &name))) {
@@ -224,10 +270,10 @@ int osp_render_html(FILE *f, const struct osp_set *a, const char *name_a, const 
 			fwrite(render_html_report_js, 1, render_html_report_js_len, f);
 		} else if (!strncmp(name, "DATA", 4)) {
 			fputs("{\"version\":1,\"a\":", f);
-			set_json(f, a, name_a);
+			set_json(f, a, o->name_a, 1, o->max_heatmaps);
 			fputs(",\n\"b\":", f);
 			if (b)
-				set_json(f, b, name_b);
+				set_json(f, b, o->name_b, 0, 0); /* heat maps are A's */
 			else
 				fputs("null", f);
 			fputs(",\n\"diff\":", f);
@@ -235,6 +281,11 @@ int osp_render_html(FILE *f, const struct osp_set *a, const char *name_a, const 
 				fputs("[]", f);
 			else if (diff_json(f, a, b) < 0)
 				return -1;
+			fputs(",\n\"rc\":", f);
+			if (o->rootcause)
+				rootcause_json(f, o->rootcause, o->rootcause_name);
+			else
+				fputs("null", f);
 			fputs("}", f);
 		}
 	}

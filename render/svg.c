@@ -300,13 +300,17 @@ static double heatmap(FILE *f, const struct frame *fr, const struct osp_set *s,
 	return y + hh + AXIS_H - 14;
 }
 
-static void title(FILE *f, const struct osp_profile *p, const struct osp_vm_stats *st, double y)
+static void title(FILE *f, const struct osp_profile *p, const struct osp_profile *pb,
+                  const struct osp_vm_stats *st, double y)
 {
 	char label[512], t1[32], t2[32], t3[32], t4[32];
 	fprintf(f, "<text class=\"title\" x=\"%d\" y=\"%.1f\">", ML, y + 14);
 	xml_text(f, osp_profile_label(p, label, sizeof(label)));
 	fprintf(f, "</text>\n<text class=\"sub\" x=\"%d\" y=\"%.1f\">", ML, y + 28);
-	if (!st->count)
+	if (!st->count && pb && pb->hist.count)
+		fprintf(f, "only in B: %llu ops, total %s", (unsigned long long)pb->hist.count,
+		        osp_vm_fmt((double)pb->hist.total, pb->unit, t1, 32));
+	else if (!st->count)
 		fprintf(f, "no samples");
 	else
 		fprintf(f, "%llu ops, total %s (%.1f%% of %s), mean %s, p50 %s, p99 %s",
@@ -332,7 +336,7 @@ static double panel(FILE *f, const struct osp_set *s, const struct osp_profile *
 	xml_text(f, osp_profile_label(p, label, sizeof(label)));
 	fprintf(f, "\" data-count=\"%llu\" data-peaks=\"%u\">\n", (unsigned long long)st.count,
 	        st.npeaks);
-	title(f, p, &st, y);
+	title(f, p, pb, &st, y);
 	uint64_t maxc = 1;
 	for (unsigned i = 0; i < p->hist.nbuckets; i++)
 		if (p->hist.buckets[i] > maxc)
@@ -381,7 +385,8 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
                    size_t errlen)
 {
 	const struct osp_profile **v = NULL;
-	long n = osp_vm_select(a, o->op, o->top, &v);
+	struct osp_set *extra = NULL;
+	long n = osp_vm_select_ab(a, o->b, o->op, o->top, &v, &extra);
 	if (n < 0) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -389,12 +394,14 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 	if (n == 0 && o->op) {
 		snprintf(err, errlen, "--op '%s': no profile matches", o->op);
 		free(v);
+		osp_set_free(extra);
 		return -1;
 	}
 	if (o->heatmap > 0 && !a->slice_ns) {
 		snprintf(err, errlen,
 		         "--heatmap: the profile set is not time-sliced (record with -i)");
 		free(v);
+		osp_set_free(extra);
 		return -1;
 	}
 	/* One x range for every panel so that panels can be compared by eye. */
@@ -469,6 +476,7 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 		y = panel(f, a, v[i], o, &tot, blo, bhi, y);
 	fprintf(f, "</svg>\n");
 	free(v);
+	osp_set_free(extra);
 	if (ferror(f)) {
 		snprintf(err, errlen, "write error");
 		return -1;

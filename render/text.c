@@ -43,32 +43,36 @@ static void fmt_cell(char *b, size_t n, uint64_t v, enum osp_unit u)
 		snprintf(b, n, "%" PRIu64, v);
 }
 
-/* Latency of one layer: shares are taken within a layer, since layers nest
- * (a read's syscall time contains its fs time) and a sum across layers would
- * count the same nanoseconds twice. */
-static uint64_t layer_total(const struct osp_set *s, const char *layer)
-{
-	uint64_t t = 0;
-	for (size_t i = 0; i < s->n; i++)
-		if (s->profiles[i]->unit == OSP_UNIT_NS && !strcmp(s->profiles[i]->layer, layer))
-			t += s->profiles[i]->hist.total;
-	return t;
-}
+/* Shares are taken within a layer, since layers nest (a read's syscall time
+ * contains its fs time) and a sum across layers would count the same
+ * nanoseconds twice. A set has a handful of layers: a short list will do. */
+struct layer_acc {
+	const char *layer;
+	uint64_t total, cum;
+};
+#define MAX_LAYER_ACC 64
 
-/* Sum of totals of the profiles of the same layer ranked at or above i. */
-static uint64_t layer_cumulative(const struct osp_set *s, size_t i)
+static struct layer_acc *layer_acc_find(struct layer_acc *acc, unsigned *n, const char *layer)
 {
-	uint64_t t = 0;
-	for (size_t j = 0; j <= i; j++)
-		if (s->profiles[j]->unit == OSP_UNIT_NS &&
-		    !strcmp(s->profiles[j]->layer, s->profiles[i]->layer))
-			t += s->profiles[j]->hist.total;
-	return t;
+	for (unsigned i = 0; i < *n; i++)
+		if (!strcmp(acc[i].layer, layer))
+			return &acc[i];
+	if (*n == MAX_LAYER_ACC)
+		return NULL;
+	acc[*n] = (struct layer_acc){.layer = layer};
+	return &acc[(*n)++];
 }
 
 static void print_summary(FILE *out, struct osp_set *s, const struct osp_report_opts *o, size_t n)
 {
 	char label[256], tot[24], mean[24], mn[24], mx[24], pc[24];
+	struct layer_acc acc[MAX_LAYER_ACC];
+	unsigned nacc = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		struct layer_acc *a = layer_acc_find(acc, &nacc, s->profiles[i]->layer);
+		if (a && s->profiles[i]->unit == OSP_UNIT_NS)
+			a->total += s->profiles[i]->hist.total;
+	}
 	fprintf(out, "%-40s %10s %11s %6s %6s %11s %11s %11s", "PROFILE", "COUNT", "TOTAL", "SHARE",
 	        "CUM", "MEAN", "MIN", "MAX");
 	for (unsigned j = 0; j < o->npcts; j++) {
@@ -85,12 +89,15 @@ static void print_summary(FILE *out, struct osp_set *s, const struct osp_report_
 		fmt_cell(mx, sizeof(mx), h->max, p->unit);
 		fprintf(out, "%-40s %10" PRIu64 " %11s", osp_profile_label(p, label, sizeof(label)),
 		        h->count, tot);
-		uint64_t lt = p->unit == OSP_UNIT_NS ? layer_total(s, p->layer) : 0;
-		if (lt)
-			fprintf(out, " %5.1f%% %5.1f%%", 100.0 * (double)h->total / (double)lt,
-			        100.0 * (double)layer_cumulative(s, i) / (double)lt);
-		else
+		struct layer_acc *a = layer_acc_find(acc, &nacc, p->layer);
+		if (a && a->total && p->unit == OSP_UNIT_NS) {
+			a->cum += h->total;
+			fprintf(out, " %5.1f%% %5.1f%%",
+			        100.0 * (double)h->total / (double)a->total,
+			        100.0 * (double)a->cum / (double)a->total);
+		} else {
 			fprintf(out, " %6s %6s", "-", "-");
+		}
 		fprintf(out, " %11s %11s %11s", mean, mn, mx);
 		for (unsigned j = 0; j < o->npcts; j++) {
 			fmt_cell(pc, sizeof(pc), osp_hist_quantile(h, o->pcts[j] / 100.0), p->unit);

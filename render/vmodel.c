@@ -90,6 +90,42 @@ long osp_vm_select(const struct osp_set *s, const char *op, unsigned top,
 	return (long)n;
 }
 
+long osp_vm_select_ab(const struct osp_set *a, const struct osp_set *b, const char *op,
+                      unsigned top, const struct osp_profile ***out, struct osp_set **extra)
+{
+	*extra = NULL;
+	long n = osp_vm_select(a, op, top, out);
+	if (n < 0 || !b || (top && (unsigned long)n >= top))
+		return n;
+	const struct osp_profile **vb;
+	long nb = osp_vm_select(b, op, 0, &vb);
+	struct osp_set *x = nb >= 0 ? osp_set_new(a->r) : NULL;
+	const struct osp_profile **all =
+	    x ? realloc(*out, (size_t)(n + nb + 1) * sizeof(*all)) : NULL;
+	if (!all) {
+		if (nb >= 0)
+			free(vb);
+		osp_set_free(x);
+		free(*out);
+		*out = NULL;
+		return -1;
+	}
+	*out = all;
+	for (long k = 0; k < nb && (!top || (unsigned long)n < top); k++) {
+		if (osp_vm_twin(a, vb[k]))
+			continue;
+		struct osp_profile *p =
+		    osp_set_get(x, vb[k]->layer, vb[k]->op, vb[k]->dims, vb[k]->ndims);
+		if (!p)
+			continue;
+		p->unit = vb[k]->unit;
+		all[n++] = p;
+	}
+	free(vb);
+	*extra = x;
+	return n;
+}
+
 const struct osp_profile *osp_vm_twin(const struct osp_set *b, const struct osp_profile *p)
 {
 	if (!b)

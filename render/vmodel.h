@@ -72,6 +72,11 @@ long osp_vm_diff(const struct osp_set *a, const struct osp_set *b, struct osp_vm
 long osp_vm_select(const struct osp_set *s, const char *op, unsigned top,
                    const struct osp_profile ***out);
 int osp_vm_matches(const struct osp_profile *p, const char *op);
+/* The same for an A/B view: A's profiles, then those only in B (sorted
+ * alike), up to top in all. Each B-only entry is an empty profile with B's
+ * key, held in *extra (free it with osp_set_free after *out). */
+long osp_vm_select_ab(const struct osp_set *a, const struct osp_set *b, const char *op,
+                      unsigned top, const struct osp_profile ***out, struct osp_set **extra);
 /* The profile of b with the same key as p, or NULL. */
 const struct osp_profile *osp_vm_twin(const struct osp_set *b, const struct osp_profile *p);
 

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Captures the labelled diff corpus (tests/data/corpus): profile sets from
 # real runs on this machine under controlled changes, REPEATS runs of each
-# variant, and a labels file set by construction. Each run is profiled twice
-# at once: the workload times its own operations (layer app) and runs under
-# `osprof run -l user` (the LD_PRELOAD layer: user:pread, user:flock,
-# user:fstat, ...); the two sets are merged.
-#   same variant, any labelled op          -> same     (unchanged repeats)
-#   base vs changed, the changed ops       -> differs
-#   base vs changed, app:fstat, user:fstat -> same     (workload unchanged)
+# variant, and a labels file set by construction. Each run is profiled at
+# several layers at once: the workload times its own operations (layer app)
+# and runs under `osprof run -l user,syscall` (the LD_PRELOAD layer:
+# user:pread, user:flock, user:fstat, ...; the eBPF syscall layer:
+# syscall:pread64, syscall:flock, syscall:newfstatat, ...; without root or
+# BTF, -l user only); the sets are merged.
+#   same variant, any labelled op   -> same     (unchanged repeats)
+#   base vs changed, the changed ops -> differs
+#   base vs changed, the fstat ops   -> same     (workload unchanged)
 # Usage: scripts/capture-corpus.sh [OUTDIR] [REPEATS] [SCRATCH_DIR]
 # Needs build/tests/progs/corpus_workload (make). SCRATCH_DIR must be on a real
 # disk (O_DIRECT, page-cache drops): default /var/tmp.
@@ -21,11 +23,20 @@ OSPROF=${BUILD:-$ROOT/build}/osprof
 [ -x "$PROG" ] && [ -x "$OSPROF" ] || { echo "capture-corpus: $PROG or $OSPROF missing; run make" >&2; exit 2; }
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
+LAYERS=user
+SAME="app:fstat user:fstat"
+if [ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ]; then
+	LAYERS=user,syscall
+	SAME="$SAME syscall:newfstatat"
+fi
+echo "capture-corpus: layers app,$LAYERS"
 mkdir -p "$OUT"
 rm -f "$OUT"/*.osp
 # scenario:base:changed:changed ops (comma-separated)
-SCENARIOS="cache:warm:cold:app:pread4k,user:pread procs:one:two:app:locked,user:flock
-direct:buffered:odirect:app:pread4k,user:pread sleep:none:sleep:app:step"
+SCENARIOS="cache:warm:cold:app:pread4k,user:pread,syscall:pread64
+procs:one:two:app:locked,user:flock,syscall:flock
+direct:buffered:odirect:app:pread4k,user:pread,syscall:pread64 sleep:none:sleep:app:step
+partial:warm:partial:app:pread4k,user:pread,syscall:pread64 rare:none:rare:app:step"
 labels=$OUT/labels
 {
 	echo "# A B PROFILE LABEL (same|differs), set by construction; see scripts/capture-corpus.sh"
@@ -34,10 +45,11 @@ labels=$OUT/labels
 for s in $SCENARIOS; do
 	IFS=: read -r sc base changed ops <<<"$s"
 	ops=${ops//,/ }
+	[ "$LAYERS" = user ] && ops=$(tr ' ' '\n' <<<"$ops" | grep -v '^syscall:' | tr '\n' ' ')
 	# Interleave the variants so slow drifts of the machine hit both alike.
 	for i in $(seq 1 "$REPEATS"); do
 		for v in "$base" "$changed"; do
-			"$OSPROF" run -l user -o "$TMPD/u.osp" -- "$PROG" "$sc" "$v" "$TMPD/a.osp" "$SCRATCH" \
+			"$OSPROF" run -l "$LAYERS" -o "$TMPD/u.osp" -- "$PROG" "$sc" "$v" "$TMPD/a.osp" "$SCRATCH" \
 				2>"$TMPD/err" || { cat "$TMPD/err" >&2; exit 1; }
 			"$OSPROF" merge -o "$OUT/$sc-$v-$i.osp" "$TMPD/a.osp" "$TMPD/u.osp"
 		done
@@ -46,7 +58,7 @@ for s in $SCENARIOS; do
 		for j in $(seq 1 "$REPEATS"); do
 			for v in "$base" "$changed"; do
 				if [ "$i" -lt "$j" ]; then
-					for op in $ops app:fstat user:fstat; do
+					for op in $ops $SAME; do
 						echo "$sc-$v-$i.osp $sc-$v-$j.osp $op same"
 					done
 				fi
@@ -54,8 +66,9 @@ for s in $SCENARIOS; do
 			for op in $ops; do
 				echo "$sc-$base-$i.osp $sc-$changed-$j.osp $op differs"
 			done
-			echo "$sc-$base-$i.osp $sc-$changed-$j.osp app:fstat same"
-			echo "$sc-$base-$i.osp $sc-$changed-$j.osp user:fstat same"
+			for op in $SAME; do
+				echo "$sc-$base-$i.osp $sc-$changed-$j.osp $op same"
+			done
 		done
 	done >>"$labels"
 done

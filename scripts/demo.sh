@@ -11,6 +11,13 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 make -s -j"$(nproc 2>/dev/null || echo 2)" all
 out=${OSPROF_DEMO_OUT:-demo.osp}
+# Characteristic times of this machine, once per host, so the report can say
+# which peak is a cache hit, a disk read, a context switch...
+calib=${OSPROF_CALIBRATION:-/var/lib/osprof/calibration-$(hostname).osp}
+if [ ! -s "$calib" ] && [ -w "$(dirname "$calib")" -o "$(id -u)" -eq 0 ]; then
+	mkdir -p "$(dirname "$calib")"
+	build/osprof calibrate -q -o "$calib"
+fi
 layers=user
 if [ "$(id -u)" -eq 0 ]; then
 	layers=user,syscall,fs,block,lock # the root defaults plus the user level

@@ -13,7 +13,7 @@ PKGS=(
   linux-libc-dev gnuplot-nox postmark fio bpftrace linux-perf strace
   tmux chromium xfsprogs btrfs-progs e2fsprogs util-linux python3
   libclang-rt-14-dev gzip uthash-dev hyperfine
-  xxd libxml2-utils
+  xxd libxml2-utils time
 )
 missing=()
 for p in "${PKGS[@]}"; do
@@ -25,9 +25,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 # Browser test of the HTML report (tests/browser): playwright-core drives the
-# Debian chromium; Node.js and npm come with the machine.
+# Debian chromium. Node.js and npm usually come with the machine; where they
+# do not, Debian's packages provide them.
+if ! command -v npm >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm ||
+    echo "install-deps.sh: cannot install nodejs/npm" >&2
+fi
 if command -v npm >/dev/null; then
-  (cd "$(dirname "$0")/../tests/browser" && npm ci --no-audit --no-fund --loglevel=error)
+  (cd "$(dirname "$0")/../tests/browser" && npm ci --no-audit --no-fund --loglevel=error) ||
+    echo "install-deps.sh: npm ci in tests/browser failed: tests/sh/views_html.sh cannot run" >&2
 else
   echo "install-deps.sh: npm not found: tests/sh/views_html.sh will be skipped" >&2
 fi

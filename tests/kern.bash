@@ -32,9 +32,24 @@ sum_buckets() {
 }
 # wait_ready FIFO_FILE: waits (bounded) until the file has a line "ready"
 wait_ready() {
-	for _ in $(seq 100); do
+	for _ in $(seq 400); do
 		grep -q ready "$1" 2>/dev/null && return 0
 		sleep 0.05
 	done
 	fail "helper did not start"
+}
+# sigint_wait PID [SIGNAL]: sends SIGINT (or SIGNAL) to a background osprof
+# and waits (bounded) for it to exit; returns its exit status, fails the test
+# if it does not stop.
+sigint_wait() {
+	kill -"${2:-INT}" "$1"
+	for _ in $(seq 400); do
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.05
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		kill -9 "$1"
+		fail "osprof did not stop on SIG${2:-INT}"
+	fi
+	wait "$1"
 }

@@ -15,8 +15,11 @@ struct rq_state {
 	__u64 issue_ns;
 };
 
+/* LRU: a request whose completion was missed (attached mid-flight, or a
+ * driver that ends requests without the tracepoint) ages out instead of
+ * filling the map. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u64);
 	__type(value, struct rq_state);

@@ -5,19 +5,27 @@
 #ifndef OSPROF_KL_TYPES_H
 #define OSPROF_KL_TYPES_H
 
-/* Nesting kept per thread and pair (recursion of one fs event or function). */
-#define KL_DEPTH 4
+/* osp_cfg.by of these layers: --by pid/tid put the task's tgid/tid in
+ * dim[0], --by comm its 16-byte comm in dim[0..1]; --by caller (lock only)
+ * the stack id + 1 in dim[0]. */
+enum { KL_BY_NONE, KL_BY_PID, KL_BY_TID, KL_BY_COMM, KL_BY_CALLER };
 
-/* fs and uprobe: per-thread in-flight starts of pair `id` (op = id). */
+/* Open starts kept per thread (nested fs events or functions). */
+#define KL_DEPTH 8
+
+/* fs, --func, uprobe: the thread of an event and its pair (the op). */
 struct kl_pair_key {
 	__u32 tid;
 	__u32 id;
 };
-struct kl_pair_val {
-	__u64 ts[KL_DEPTH];
-	__u32 pseq[KL_DEPTH]; /* osp_preempt_seq at the start */
-	__u32 depth;
-	__u32 pad;
+struct kl_tstack {
+	struct {
+		__u32 id;   /* pair (or function) of the open start */
+		__u32 pseq; /* osp_preempt_seq at the start */
+		__u64 ts;
+	} e[KL_DEPTH];
+	__u32 n;    /* open starts kept */
+	__u32 over; /* open starts beyond KL_DEPTH, not kept */
 };
 
 /* fs/uprobe attach cookie: pair id in the low 31 bits, bit 31 = end side. */

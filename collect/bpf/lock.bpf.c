@@ -4,7 +4,7 @@
  * user space symbolizes it and skips the lock-internal frames). */
 #include "vmlinux.h"
 #include "osp_common.bpf.h"
-#include "kl_types.h"
+#include "kl.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -41,7 +41,7 @@ static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
 	if (bpf_map_lookup_elem(&lock_waits, &tid))
 		return 0;
 	struct wait w = {.ts = bpf_ktime_get_ns(), .flags = flags, .stack_id = -1};
-	if (osp_cfg.by) {
+	if (osp_cfg.by == KL_BY_CALLER) {
 		w.stack_id = bpf_get_stackid(ctx, &lock_stacks, 0);
 		if (w.stack_id < 0)
 			osp_stat_inc(OSP_STAT_LOST);
@@ -75,7 +75,11 @@ static __always_inline int lock_end(void *ctx, void *lock, int ret)
 		return 0;
 	}
 	__u64 now = bpf_ktime_get_ns();
-	struct osp_hkey k = {.op = w->flags, .slice = osp_slice(now), .dim = {w->stack_id + 1}};
+	struct osp_hkey k = {.op = w->flags, .slice = osp_slice(now)};
+	if (osp_cfg.by == KL_BY_CALLER)
+		k.dim[0] = w->stack_id + 1;
+	else
+		kl_by_current(&k, bpf_get_current_pid_tgid());
 	__u64 delta = now - w->ts;
 	bpf_map_delete_elem(&lock_waits, &tid);
 	osp_hist_add(&lock_hist, &k, delta);

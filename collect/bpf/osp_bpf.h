@@ -13,7 +13,8 @@ enum osp_filter_mode {
 	OSP_FILTER_COMM = 4,   /* tasks whose comm equals osp_bpf_cfg.comm (--comm) */
 };
 
-/* Values of the osp_follow array (slot tgid & pid_mask holds tgid | flag). */
+/* Values of the osp_follow array (slot tgid & pid_mask holds tgid | flag);
+ * user space seeds TREE and PIDS targets with OSP_FOLLOW_INHERIT. */
 #define OSP_FOLLOW_INHERIT (1u << 31) /* children of this process are followed too */
 #define OSP_FOLLOW_TGID    0x7fffffffu
 

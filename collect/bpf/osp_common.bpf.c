@@ -11,7 +11,8 @@ char LICENSE[] SEC("license") = "GPL";
 static __always_inline void on_fork(struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid), ctgid = BPF_CORE_READ(child, tgid);
-	if (ptgid == ctgid || osp_cfg.filter != OSP_FILTER_TREE)
+	if (ptgid == ctgid ||
+	    (osp_cfg.filter != OSP_FILTER_TREE && osp_cfg.filter != OSP_FILTER_PIDS))
 		return; /* a new thread: its process is already followed or not */
 	__u32 slot = ptgid & osp_cfg.pid_mask;
 	__u32 *pv = bpf_map_lookup_elem(&osp_follow, &slot);

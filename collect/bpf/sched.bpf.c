@@ -49,6 +49,17 @@ static __always_inline int task_ok(struct task_struct *p)
 	return osp_target_pid(pid_tgid);
 }
 
+/* --by pid|tid|comm of task p (switched in: not the current task). */
+static __always_inline void by_task(struct osp_hkey *k, struct task_struct *p)
+{
+	if (osp_cfg.by == KL_BY_PID)
+		k->dim[0] = BPF_CORE_READ(p, tgid);
+	else if (osp_cfg.by == KL_BY_TID)
+		k->dim[0] = BPF_CORE_READ(p, pid);
+	else if (osp_cfg.by == KL_BY_COMM)
+		bpf_probe_read_kernel_str(&k->dim, sizeof(k->dim), &p->comm);
+}
+
 static __always_inline struct tstate *tstate(struct task_struct *p)
 {
 	return bpf_task_storage_get(&sched_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
@@ -108,14 +119,16 @@ int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_s
 	struct tstate *s = bpf_task_storage_get(&sched_tasks, next, 0, 0);
 	if (!s)
 		return 0;
+	struct osp_hkey k = {.slice = osp_slice(now)};
+	by_task(&k, next);
 	if (s->runq_ns) {
-		struct osp_hkey k = {.op = KL_SCHED_RUNQ, .slice = osp_slice(now)};
+		k.op = KL_SCHED_RUNQ;
 		osp_hist_add(&sched_hist, &k, now - s->runq_ns);
 		s->runq_ns = 0;
 	}
 	if (s->off_ns) {
-		struct osp_hkey k = {
-		    .op = KL_SCHED_OFFCPU, .slice = osp_slice(now), .aux = s->reason};
+		k.op = KL_SCHED_OFFCPU;
+		k.aux = s->reason;
 		osp_hist_add(&sched_hist, &k, now - s->off_ns);
 		s->off_ns = 0;
 	}

@@ -133,8 +133,12 @@ struct osp_cmp_opts {
 	struct osp_peak_opts peaks;
 	double near_equal;     /* totals within this fraction: "similar", 0.05 */
 	double very_different; /* totals differ by this factor - 1: 100, 1.0 */
-	double peak_min_share; /* peaks below this share of ops and latency
-	                          are ignored when comparing peaks, 0.05 */
+	double peak_min_share; /* a peak with this share of the ops counts when
+	                          comparing peaks, 0.02 */
+	double peak_lat_share; /* so does one with this share of the latency */
+	double peak_lat_ops;   /* and at least this share of the ops (off by
+	                          default: 2, 0.01; stall peaks that hold most
+	                          of the latency vary between runs) */
 	double peak_vanish;    /* a peak's range holding < this fraction of
 	                          its share on the other side is gone, 0.25 */
 };
@@ -207,6 +211,16 @@ int osp_diff_sets(const struct osp_set *a, const struct osp_set *b, const struct
                   struct osp_diff *out, char *err, size_t errlen);
 void osp_diff_free(struct osp_diff *d);
 
+/* ---- Making sets comparable (analysis/transform.c) ----------------- */
+
+/* A copy of s at the coarser resolution r (r must divide s->r): exact, the
+ * buckets nest. Time slices are not copied. NULL on ENOMEM or a bad r. */
+struct osp_set *osp_set_coarsen(const struct osp_set *s, unsigned r);
+/* A copy of s with the named dimensions removed from every key; profiles
+ * that become equal are summed (e.g. drop "pid" to compare two runs whose
+ * pids differ). Time slices are not copied. NULL on ENOMEM. */
+struct osp_set *osp_set_drop_dims(const struct osp_set *s, const char *const *names, unsigned n);
+
 /* ---- Characteristic times (calibration) ------------------------------ */
 
 /* Layer name of calibration profiles in a calibration set. */
@@ -228,9 +242,9 @@ struct osp_set *osp_calib_load_default(void);
 /* The characteristic time of a calibration profile: its median. */
 double osp_calib_time(const struct osp_profile *p);
 
-/* Calibration ops whose characteristic time falls inside the peak's value
- * range or within a factor sqrt(2) of its mean, closest first; up to max
- * labels into names. Returns how many. */
+/* Calibration ops whose characteristic time is within a factor sqrt(2) of
+ * the peak's mean, or inside its value range when that spans at most two
+ * octaves; closest first; up to max labels into names. Returns how many. */
 unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *pk,
                            const char **names, unsigned max);
 

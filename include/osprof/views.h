@@ -27,8 +27,32 @@ int osp_render_svg(FILE *out, const struct osp_set *a, const struct osp_plot_opt
 int osp_render_gnuplot(FILE *out, const struct osp_set *a, const struct osp_plot_opts *o,
                        const char *term, const char *output, char *err, size_t errlen);
 
-/* One offline HTML file: grid, graph, heat map, tree, and diff when b. */
-int osp_render_html(FILE *out, const struct osp_set *a, const char *name_a, const struct osp_set *b,
-                    const char *name_b);
+/* Folded call stacks, one "frame;frame;... COUNT" per line (flamegraph.pl,
+ * `osprof rootcause --folded`); '#' starts a comment line. */
+struct osp_folded {
+	char *path; /* frames separated by ';', outermost first */
+	uint64_t count;
+};
+struct osp_folded_set {
+	size_t n;
+	struct osp_folded *e;
+};
+/* 0, or -1 with "NAME:LINE: what is wrong" in err (out is then empty). */
+int osp_folded_read(FILE *f, const char *name, struct osp_folded_set *out, char *err,
+                    size_t errlen);
+void osp_folded_free(struct osp_folded_set *s);
+
+struct osp_html_opts {
+	const char *name_a;      /* file names shown in the report */
+	const struct osp_set *b; /* compare with B (diff view), or NULL */
+	const char *name_b;
+	const struct osp_folded_set *rootcause; /* extra root-cause tree, or NULL */
+	const char *rootcause_name;
+	unsigned max_heatmaps; /* time slices of at most this many profiles, those
+	                          with the most latency (0: all) */
+};
+
+/* One offline HTML file: grid, graph, heat map, tree, and diff when o->b. */
+int osp_render_html(FILE *out, const struct osp_set *a, const struct osp_html_opts *o);
 
 #endif

@@ -62,7 +62,7 @@
 		if (A.slice_ns) parts.push('slices of ' + fmt(A.slice_ns, 'ns'));
 		$('#meta').textContent = parts.join(' · ');
 		if (!B) $('#tab-diff').disabled = true;
-		if (!A.profiles.some(p => p.s && p.s.length)) $('#tab-heat').disabled = true;
+		if (!A.heat) $('#tab-heat').disabled = true;
 	}
 	const VIEWS = ['grid', 'graph', 'heat', 'tree', 'diff'];
 	function show(view) {
@@ -77,7 +77,7 @@
 		render();
 	}
 	function render() {
-		if (state.view === 'grid') renderGrid();
+		if (state.view === 'grid') { renderGrid(); reveal(state.sel); select(state.sel); }
 		else if (state.view === 'graph') renderGraph();
 		else if (state.view === 'heat') renderHeat();
 		else if (state.view === 'tree') renderTree();
@@ -152,15 +152,7 @@
 	function select(i, scroll) {
 		if (i < 0 || i >= A.profiles.length) return;
 		state.sel = i;
-		if (scroll) {
-			/* Bring row k into the window, below the sticky header. */
-			const wrap = $('#grid-wrap'), k = order.indexOf(i), head = $('#grid thead').offsetHeight;
-			if (k >= 0) {
-				if (k * ROW_H < wrap.scrollTop) wrap.scrollTop = k * ROW_H;
-				else if ((k + 1) * ROW_H + head > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = (k + 1) * ROW_H + head - wrap.clientHeight;
-				renderWindow(false);
-			}
-		}
+		if (scroll) reveal(i);
 		const tb = $('#grid tbody');
 		const old = tb.querySelector('tr.sel');
 		if (old) { old.classList.remove('sel'); old.removeAttribute('aria-selected'); }
@@ -169,6 +161,15 @@
 			tr.classList.add('sel');
 			tr.setAttribute('aria-selected', 'true');
 		}
+	}
+	/* Brings row i into the grid's window, below the sticky header; a hidden
+	 * grid (another view is shown) is brought up to date when shown. */
+	function reveal(i) {
+		const wrap = $('#grid-wrap'), k = order.indexOf(i), head = $('#grid thead').offsetHeight;
+		if (k < 0 || !wrap.clientHeight) return;
+		if (k * ROW_H < wrap.scrollTop) wrap.scrollTop = k * ROW_H;
+		else if ((k + 1) * ROW_H + head > wrap.scrollTop + wrap.clientHeight) wrap.scrollTop = (k + 1) * ROW_H + head - wrap.clientHeight;
+		renderWindow(false);
 	}
 	function moveSel(d) {
 		if (!order.length) return;
@@ -288,6 +289,13 @@
 		let i = sliced.includes(state.sel) ? state.sel : sliced[0];
 		host.textContent = '';
 		if (i === undefined) { host.innerHTML = '<p class="empty">This profile set has no time slices (record with -i).</p>'; return; }
+		if (A.heat < A.sliced) {
+			const note = document.createElement('p');
+			note.className = 'count';
+			note.id = 'heat-note';
+			note.textContent = 'Heat maps of the ' + A.heat + ' time-sliced profiles with the most latency, of ' + A.sliced + ' (osprof html --heatmaps N).';
+			host.appendChild(note);
+		}
 		pick.value = String(i);
 		const p = A.profiles[i];
 		const rows = p.s[p.s.length - 1][0] - p.s[0][0] + 1, first = p.s[0][0];
@@ -343,7 +351,7 @@
 	}
 	function renderTree() {
 		const host = $('#tree-root');
-		if (!A.profiles.length) { host.innerHTML = '<p class="empty">No profiles.</p>'; return; }
+		if (!A.profiles.length && !D.rc) { host.innerHTML = '<p class="empty">No profiles.</p>'; return; }
 		const procs = new Map();
 		A.profiles.forEach((p, i) => {
 			if (p.d.path !== undefined) return; /* root-cause paths get their own tree */
@@ -383,25 +391,28 @@
 		host.innerHTML = html;
 	}
 	/* Root-cause results: profiles with a "path" dimension holding a call
-	 * path, frames separated by ';' (outermost first), as DARC reports them. */
+	 * path, frames separated by ';' (outermost first), and the folded call
+	 * stacks given with --rootcause (counts only), merged into one tree. */
 	function rootCauseTree() {
 		const paths = A.profiles.map((p, i) => i).filter(i => A.profiles[i].d.path !== undefined);
-		if (!paths.length) return '';
+		const folded = D.rc ? D.rc.paths : [];
+		if (!paths.length && !folded.length) return '';
 		const root = { kids: new Map(), items: [], c: 0, t: 0 };
-		for (const i of paths) {
-			const p = A.profiles[i];
+		const descend = (path, c, t) => {
 			let n = root;
-			for (const f of String(p.d.path).split(';').filter(Boolean)) {
+			for (const f of String(path).split(';').filter(Boolean)) {
 				if (!n.kids.has(f)) n.kids.set(f, { kids: new Map(), items: [], c: 0, t: 0 });
 				n = n.kids.get(f);
-				n.c += p.c; n.t += p.t;
+				n.c += c; n.t += t;
 			}
-			n.items.push(i);
-		}
-		const walk = n => [...n.kids].sort((x, y) => y[1].t - x[1].t).map(([f, k]) =>
-			'<details open class="frame"><summary>' + esc(f) + '<span class="n">' + num(k.c) + ' ops · ' + fmt(k.t, 'ns') + '</span></summary>' +
+			return n;
+		};
+		for (const i of paths) descend(A.profiles[i].d.path, A.profiles[i].c, A.profiles[i].t).items.push(i);
+		for (const [path, c] of folded) descend(path, c, 0);
+		const walk = n => [...n.kids].sort((x, y) => (y[1].t - x[1].t) || (y[1].c - x[1].c)).map(([f, k]) =>
+			'<details open class="frame"><summary>' + esc(f) + '<span class="n">' + num(k.c) + ' ops' + (k.t ? ' · ' + fmt(k.t, 'ns') : '') + '</span></summary>' +
 			k.items.map(i => leaf(A.profiles[i], i)).join('') + walk(k) + '</details>').join('');
-		return '<h2>Root-cause call paths</h2><div class="rctree">' + walk(root) + '</div>';
+		return '<h2>Root-cause call paths' + (D.rc && D.rc.name ? ' <span class="n">(' + esc(D.rc.name) + ')</span>' : '') + '</h2><div class="rctree">' + walk(root) + '</div>';
 	}
 
 	/* ---------- diff ---------- */

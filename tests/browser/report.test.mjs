@@ -117,6 +117,10 @@ async function testDiff() {
 	});
 	check('diff: tree nests syscall > fs > block', nested);
 	check('diff: root-cause call paths shown', (await page.$$('#tree-root .rctree details.frame')).length >= 4);
+	// Folded stacks given with --rootcause join the same tree, counts summed per frame.
+	const frames = await page.$$eval('#tree-root .rctree summary', ss => ss.map(s => s.textContent));
+	const wantRc = D.rc ? D.rc.paths.filter(([p]) => p.split(';').includes('ext4_buffered_write_iter')).reduce((a, [, c]) => a + c, 0) : -1;
+	check('diff: folded root-cause stacks in the tree', wantRc > 0 && frames.some(f => f === 'ext4_buffered_write_iter' + wantRc + ' ops'), frames.join('|'));
 	await shot(page, 'report-tree.png');
 	await page.click('#tree-root .leaf >> nth=0');
 	check('diff: clicking a tree leaf opens its graph', await visible(page, '#view-graph') &&
@@ -151,7 +155,7 @@ async function testDiff() {
 		await page.click('#grid tbody tr[data-index="' + ci + '"]');
 		await page.keyboard.press('2');
 		const notes = await page.$$eval('#graph-chart g.note text', ts => ts.map(t => t.textContent));
-		check('diff: graph draws the characteristic times', notes.length === D.a.profiles[ci].nt.length && notes.includes('context switch (pipe ping-pong)'), notes.join('|'));
+		check('diff: graph draws the characteristic times', notes.length === D.a.profiles[ci].nt.length && notes.some(n => n.startsWith('context switch')), notes.join('|'));
 		check('diff: peak annotated with its characteristic time', (await page.textContent('#graph-stats')).includes('~context switch'));
 		await shot(page, 'report-graph-annotated.png');
 		await page.keyboard.press('Escape');
@@ -190,12 +194,32 @@ async function testLarge(name, n) {
 	}), 'row ' + pos);
 	await page.keyboard.press('End');
 	check(name + ': End selects the last row', (await page.$eval('#grid tbody tr.sel', t => Number(t.dataset.index))) === want[n - 1]);
+	// Walking in the graph view moves the grid's selection; back in the grid it is in view.
+	await page.keyboard.press('Home');
+	await page.keyboard.press('2');
+	for (let k = 0; k < 60; k++) await page.keyboard.press('ArrowDown');
+	await page.keyboard.press('Escape');
+	check(name + ': selection made in the graph is shown in the grid', await page.$eval('#grid tbody tr.sel', t => {
+		const w = document.getElementById('grid-wrap').getBoundingClientRect(), r = t.getBoundingClientRect();
+		return r.top >= w.top && r.bottom <= w.bottom + 1;
+	}).catch(() => false) && (await page.$eval('#grid tbody tr.sel', t => Number(t.dataset.index))) === want[60]);
 	console.log('# ' + name + ': ' + n + ' profiles, ' + statSync(reports[name]).size + ' bytes, ready ' +
 		ms.toFixed(0) + ' ms after navigation start, sort ' + sortMs.toFixed(0) + ' ms');
 	await page.keyboard.press('2');
 	check(name + ': graph renders', (await page.$$('#graph-chart rect.bar')).length > 0);
 	check(name + ': no script errors', errors.length === 0, errors.join('; '));
 	if (name === 'big') await shot(page, 'report-big-graph.png');
+	if (name === 'big') {
+		// Time slices are embedded for the 100 sliced profiles with the most latency.
+		await page.keyboard.press('3');
+		const opts = await page.$$eval('#heat-pick option', os => os.map(o => Number(o.value)));
+		const byTotal = D.a.profiles.map((p, i) => i).sort((x, y) => D.a.profiles[y].t - D.a.profiles[x].t);
+		check('big: heat maps of the 100 profiles with the most latency', opts.length === 100 && D.a.heat === 100 && D.a.sliced === n &&
+			opts.every(i => D.a.profiles[i].t >= D.a.profiles[byTotal[99]].t));
+		check('big: heat view says some were left out', (await page.textContent('#heat-note')).includes('100') &&
+			(await page.textContent('#heat-note')).includes(String(n)));
+		check('big: heat map drawn', (await page.$$('#heat-chart rect.cell')).length > 0);
+	}
 	await page.close();
 }
 

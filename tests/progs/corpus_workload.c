@@ -7,6 +7,9 @@
  *     procs   one|two       app:locked   flock + 300 us sleep, 1 or 2 processes
  *     direct  buffered|odirect  app:pread4k  random 4 KiB reads, page cache or O_DIRECT
  *     sleep   none|sleep    app:step     5 us of work; every 10th op also sleeps 50 us
+ *     rare    none|rare     app:step     the same with every 20th op sleeping (5 %)
+ *     partial warm|partial  app:pread4k  random 4 KiB reads, file cached, or cached
+ *                                        but one 64 KiB chunk in 10 dropped (10 % misses)
  *   every scenario also profiles app:fstat (unchanged by the variant).
  *     preempt alone|hog     app:read0    zero-byte reads for 1 s on one CPU, alone
  *                                        or beside a CPU hog on the same CPU
@@ -93,12 +96,22 @@ static void reads(struct osp_set *s, int fd, int n)
 	free(buf);
 }
 
+/* cold: 0 cached, 1 dropped, 2 cached but every 10th block dropped. */
 static void cache(struct osp_set *s, int cold)
 {
 	char path[2048];
 	int fd = data_file(path, sizeof(path));
 	char buf[4096];
-	if (cold) {
+	if (cold == 2) {
+		for (int i = 0; i < FILE_BLOCKS; i++)
+			if (pread(fd, buf, 4096, (off_t)i * 4096) != 4096)
+				die("pread");
+		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+		/* Whole 64 KiB chunks: the page cache may hold the file in
+		 * large folios, which a 4 KiB drop leaves in place. */
+		for (int i = 0; i < FILE_BLOCKS; i += 160)
+			posix_fadvise(fd, (off_t)i * 4096, 65536, POSIX_FADV_DONTNEED);
+	} else if (cold) {
 		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
 		posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
 	} else {
@@ -184,13 +197,14 @@ static void procs(struct osp_set *s, int two, const char *out)
 	unlink(path);
 }
 
-static void steps(struct osp_set *s, int sleeps)
+/* Every `every`-th op also sleeps 50 us (0: none). */
+static void steps(struct osp_set *s, int every)
 {
 	struct osp_profile *p = osp_set_get(s, "app", "step", NULL, 0);
 	for (int i = 0; i < 3000; i++) {
 		uint64_t t0 = osp_now_ns();
 		spin_ns(5000);
-		if (sleeps && i % 10 == 0)
+		if (every && i % every == 0)
 			usleep(50);
 		osp_profile_add(s, p, osp_now_ns() - t0, 0);
 	}
@@ -261,7 +275,11 @@ int main(int argc, char **argv)
 	else if (!strcmp(sc, "direct") && (!strcmp(v, "buffered") || !strcmp(v, "odirect")))
 		direct(s, !strcmp(v, "odirect"));
 	else if (!strcmp(sc, "sleep") && (!strcmp(v, "none") || !strcmp(v, "sleep")))
-		steps(s, !strcmp(v, "sleep"));
+		steps(s, strcmp(v, "sleep") ? 0 : 10);
+	else if (!strcmp(sc, "rare") && (!strcmp(v, "none") || !strcmp(v, "rare")))
+		steps(s, strcmp(v, "rare") ? 0 : 20);
+	else if (!strcmp(sc, "partial") && (!strcmp(v, "warm") || !strcmp(v, "partial")))
+		cache(s, strcmp(v, "partial") ? 0 : 2);
 	else if (!strcmp(sc, "preempt") && (!strcmp(v, "alone") || !strcmp(v, "hog")))
 		preempt(s, !strcmp(v, "hog"));
 	else {

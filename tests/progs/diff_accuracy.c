@@ -39,6 +39,14 @@ static int pipeline_differs(const struct pair *p, enum osp_metric m, double thr)
 	osp_diff_opts_default(&o);
 	o.metric = m;
 	o.threshold = thr;
+	/* Experiments with phase 2 (not the defaults): DA_PEAK_SHARE,
+	 * DA_PEAK_LAT, DA_PEAK_LAT_OPS override the peak significance. */
+	if (getenv("DA_PEAK_SHARE"))
+		o.cmp.peak_min_share = atof(getenv("DA_PEAK_SHARE"));
+	if (getenv("DA_PEAK_LAT"))
+		o.cmp.peak_lat_share = atof(getenv("DA_PEAK_LAT"));
+	if (getenv("DA_PEAK_LAT_OPS"))
+		o.cmp.peak_lat_ops = atof(getenv("DA_PEAK_LAT_OPS"));
 	if (osp_diff_sets(p->a, p->b, &o, &d, err, sizeof(err)))
 		return -1;
 	int v = 0;

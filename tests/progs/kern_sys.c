@@ -1,13 +1,15 @@
 /* Workloads with known system calls for the kernel-layer tests
  * (tests/sh/kern_*.sh). Usage:
- *   kern_sys count N THREADS CHILDREN  N getppid() in the main thread, in each
+ *   kern_sys count N THREADS CHILDREN  N getpgid(0) in the main thread, in each
  *                                      of THREADS threads and each of CHILDREN
  *                                      forked children: N*(1+THREADS+CHILDREN)
- *   kern_sys loop                      getppid() until killed
+ *   kern_sys loop                      getpgid(0) until killed
  *   kern_sys sleep N USEC              N nanosleep(USEC), timer slack 1 ns
- *   kern_sys bimodal N                 N nanosleep(50us) then N nanosleep(5ms)
- *   kern_sys phases MS                 getppid() for MS ms, then getuid() for MS ms
- *   kern_sys spin MS                   getppid() for MS ms
+ *   kern_sys bimodal N                 N readv() of /dev/null (returns at once: no
+ *                                      scheduling point inside), then N
+ *                                      readv() of a pipe a child writes to every 5 ms
+ *   kern_sys phases MS                 getpgid(0) for MS ms, then getsid(0) for MS ms
+ *   kern_sys spin MS                   getpgid(0) for MS ms
  *   kern_sys spinread MS               read(/dev/zero, 4 KiB) for MS ms: cheap
  *                                      calls with a cond_resched() inside, so
  *                                      they can be preempted in flight even on
@@ -22,6 +24,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,7 +34,7 @@ static long n_calls;
 static void calls(long n)
 {
 	for (long i = 0; i < n; i++)
-		syscall(SYS_getppid);
+		syscall(SYS_getpgid, 0);
 }
 
 static void *thread_main(void *arg)
@@ -90,7 +93,7 @@ int main(int argc, char **argv)
 		printf("ready\n");
 		fflush(stdout);
 		for (;;)
-			syscall(SYS_getppid);
+			syscall(SYS_getpgid, 0);
 	}
 	if (!strcmp(m, "sleep") && argc == 4) {
 		prctl(PR_SET_TIMERSLACK, 1UL);
@@ -100,12 +103,28 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(m, "bimodal") && argc == 3) {
-		prctl(PR_SET_TIMERSLACK, 1UL);
 		long n = atol(argv[2]);
+		char c;
+		struct iovec iov = {&c, 1};
+		int null = open("/dev/null", O_RDONLY), p[2];
+		if (null < 0 || pipe(p))
+			return 1;
 		for (long i = 0; i < n; i++)
-			nsleep(50000);
+			if (readv(null, &iov, 1) != 0)
+				return 1;
+		pid_t w = fork();
+		if (w == 0) {
+			for (long i = 0; i < n; i++) {
+				nsleep(5000000);
+				if (write(p[1], "x", 1) != 1)
+					_exit(1);
+			}
+			_exit(0);
+		}
 		for (long i = 0; i < n; i++)
-			nsleep(5000000);
+			if (readv(p[0], &iov, 1) != 1)
+				return 1;
+		waitpid(w, NULL, 0);
 		return 0;
 	}
 	if ((!strcmp(m, "phases") || !strcmp(m, "spin") || !strcmp(m, "spinread") ||
@@ -127,12 +146,12 @@ int main(int argc, char **argv)
 					x++;
 			else
 				for (int i = 0; i < 1000; i++)
-					syscall(SYS_getppid);
+					syscall(SYS_getpgid, 0);
 		}
 		if (!strcmp(m, "phases"))
 			for (t0 = now_ms(); now_ms() - t0 < ms;)
 				for (int i = 0; i < 1000; i++)
-					syscall(SYS_getuid);
+					syscall(SYS_getsid, 0);
 		return 0;
 	}
 	if (!strcmp(m, "read") && (argc == 4 || argc == 5)) {

@@ -1,5 +1,6 @@
 /* Run-queue workload: HOGS threads spin for MS milliseconds while the main
  * thread sleeps 1 ms at a time; each wakeup must wait for a busy CPU.
+ * Prints the number of sleeps.
  * usage: kl_hog HOGS MS */
 #include <pthread.h>
 #include <stdio.h>
@@ -39,9 +40,13 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	struct timespec one = {0, 1000000};
-	while (osp_now_ns() < end_ns)
+	long sleeps = 0;
+	while (osp_now_ns() < end_ns) {
 		nanosleep(&one, NULL);
+		sleeps++;
+	}
 	for (int i = 0; i < n; i++)
 		pthread_join(t[i], NULL);
+	printf("%ld\n", sleeps);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* uprobe workload: calls kl_target() exactly N times (and kl_other() N/2
  * times, which must not be counted as kl_target); with SPIN_US, each
- * kl_target call spins that long on the CPU.
+ * kl_target call spins that long on the CPU. At the end, kl_recurse()
+ * recurses 12 levels deep once (12 nested calls of one function).
  * usage: kl_ufunc N [SPIN_US] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,13 @@ __attribute__((noinline)) void kl_other(unsigned long i)
 	__asm__ volatile("" ::: "memory");
 }
 
+__attribute__((noinline)) unsigned long kl_recurse(int depth)
+{
+	unsigned long r = depth > 1 ? kl_recurse(depth - 1) : 0;
+	__asm__ volatile("" ::: "memory");
+	return r + (unsigned long)depth;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2 && argc != 3) {
@@ -40,5 +48,6 @@ int main(int argc, char **argv)
 		if (i % 2)
 			kl_other((unsigned long)i);
 	}
+	kl_sink += kl_recurse(12);
 	return 0;
 }

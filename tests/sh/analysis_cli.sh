@@ -40,13 +40,16 @@ grep -q 'PEAK BUCKETS   RANGE' "$TMP/p.txt" || fail "peaks table header"
 grep -Eq '^ +1 1[12]-1[34] +[0-9.]+ us - [0-9.]+ us' "$TMP/p.txt" || fail "peak 1 row: $(sed -n 3p "$TMP/p.txt")"
 
 # Annotation with a calibration: a peak at a characteristic time says so.
-cat >"$TMP/cal.osp" <<'OSP'
+# The calibration puts the O_DIRECT read time at this capture's main peak.
+m=$(mean_of "$C/direct-odirect-1.osp")
+idx=$(python3 -c "print(int($m).bit_length())")
+cat >"$TMP/cal.osp" <<OSP
 osprof-profile-set 1
 r 1
 slice_ns 0
 profile calib odirect_read_4k
-stats 10 800000 70000 90000
-buckets 17:10
+stats 10 $((10 * m)) $m $m
+buckets $idx:10
 end 1
 OSP
 OSPROF_CALIBRATION=$TMP/cal.osp "$OSPROF" peaks "$C/direct-odirect-1.osp" >"$TMP/p.txt" || fail "peaks with calibration"
@@ -109,6 +112,19 @@ PY
 "$OSPROF" diff --all --min-share 100 --min-ops-share 100 "$C/cache-warm-1.osp" "$C/cache-cold-1.osp" >"$TMP/d.txt"
 grep -q '^0 differ, ' "$TMP/d.txt" && grep -Eq 'insignificant +[0-9]+  app:pread4k' "$TMP/d.txt" || fail "--min-share: $(cat "$TMP/d.txt")"
 
+# --min-count makes small profiles insignificant; --near-equal widens phase 1.
+"$OSPROF" diff --json --min-count 5000 "$C/sleep-none-1.osp" "$C/sleep-sleep-1.osp" | grep -q '"op":"step",.*"verdict":"insignificant"' ||
+	fail "--min-count"
+sed 's/^stats 1000 6000000 /stats 1000 8000000 /' "$TMP/a.osp" >"$TMP/c.osp"
+"$OSPROF" diff --json "$TMP/a.osp" "$TMP/c.osp" | grep -q '"op":"step",.*"verdict":"similar","metric":"EMD","phase":3' ||
+	fail "same shape, +33 % total: phase 3"
+"$OSPROF" diff --json --near-equal 40 "$TMP/a.osp" "$TMP/c.osp" | grep -q '"op":"step",.*"verdict":"similar","metric":"EMD","phase":1' ||
+	fail "--near-equal"
+# --top and --procs of peaks.
+[ "$("$OSPROF" peaks --json --top 2 "$C/procs-two-1.osp" | wc -l)" -eq 2 ] || fail "peaks --top 2"
+"$OSPROF" peaks --json --preemption --quantum 2ms --procs 3 "$C/procs-two-1.osp" |
+	grep -q '"preemption":{"quantum_ns":2000000,"nprocs":3,"source":"--quantum"' || fail "--quantum/--procs"
+
 # Errors: one line naming the culprit, exit status 2.
 expect_rc() { local want=$1; shift; "$@" >"$TMP/out" 2>"$TMP/err"; local rc=$?; [ "$rc" -eq "$want" ] || fail "$*: exit $rc, want $want"; }
 expect_rc 2 "$OSPROF" diff -m kl "$TMP/a.osp" "$TMP/b.osp"
@@ -117,8 +133,31 @@ expect_rc 2 "$OSPROF" diff "$TMP/a.osp"
 expect_rc 2 "$OSPROF" diff "$TMP/a.osp" "$TMP/missing.osp"
 grep -q "missing.osp" "$TMP/err" || fail "missing file not named: $(cat "$TMP/err")"
 sed 's/^r 1/r 2/; s/^buckets .*/buckets 3:1/; s/^stats .*/stats 1 3 3 3/' "$TMP/a.osp" >"$TMP/r2.osp"
-expect_rc 2 "$OSPROF" diff "$TMP/a.osp" "$TMP/r2.osp"
-grep -q "resolutions differ (r=1 and r=2)" "$TMP/err" || fail "resolution message: $(cat "$TMP/err")"
+# Different resolutions: the finer set is rebinned (exactly) to the coarser.
+expect_rc 0 "$OSPROF" diff --json "$TMP/a.osp" "$TMP/r2.osp"
+grep -q "note: $TMP/r2.osp rebinned from r=2 to r=1 to match $TMP/a.osp" "$TMP/err" ||
+	fail "rebin note: $(cat "$TMP/err")"
+grep -q '"op":"step".*"count_b":1,' "$TMP/out" || fail "rebinned profile not compared: $(cat "$TMP/out")"
+# --drop-dim sums over pids, so runs with different pids compare.
+for x in a b; do
+	pid=$([ $x = a ] && echo 11 || echo 22)
+	cat >"$TMP/p$x.osp" <<OSP
+osprof-profile-set 1
+r 1
+slice_ns 0
+profile syscall read pid=$pid
+stats 100 100000 900 1100
+buckets 10:100
+profile syscall read pid=$((pid + 1))
+stats 50 50000 900 1100
+buckets 10:50
+end 2
+OSP
+done
+"$OSPROF" diff --json "$TMP/pa.osp" "$TMP/pb.osp" | grep -c only_in | grep -qx 4 || fail "pids should not match"
+"$OSPROF" diff --json --drop-dim pid "$TMP/pa.osp" "$TMP/pb.osp" >"$TMP/out" || fail "--drop-dim"
+grep -q '"op":"read","dims":{},"verdict":"similar".*"count_a":150,"count_b":150' "$TMP/out" || fail "--drop-dim: $(cat "$TMP/out")"
+expect_rc 2 "$OSPROF" diff --drop-dim PID "$TMP/pa.osp" "$TMP/pb.osp"
 expect_rc 2 "$OSPROF" peaks --quantum 3ms "$TMP/a.osp"
 expect_rc 2 "$OSPROF" peaks --preemption --quantum soon "$TMP/a.osp"
 grep -q -- "--quantum: 'soon'" "$TMP/err" || fail "bad quantum message"

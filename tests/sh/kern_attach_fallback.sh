@@ -9,7 +9,7 @@ need_btf
 N=1000
 OSPROF_ATTACH=raw_tp "$OSPROF" run -v -l syscall -o "$TMP/r.osp" -- "$PROGS/kern_sys" count $N 2 1 \
 	2>"$TMP/err" || fail "raw_tp run failed: $(cat "$TMP/err")"
-expect_eq "getppid via raw_tp" "$(prof_count "$TMP/r.osp" "syscall getppid")" $((4 * N))
+expect_eq "getpgid via raw_tp" "$(prof_count "$TMP/r.osp" "syscall getpgid")" $((4 * N))
 expect_eq "attach_modes" "$(awk '$1 == "meta" && $2 == "attach_modes" { print $3 }' "$TMP/r.osp")" \
 	"common:raw_tp,syscall:raw_tp"
 grep -q 'syscall: sys_enter via raw_tp' "$TMP/err" || fail "-v does not name raw_tp"

@@ -23,7 +23,7 @@ wait_ready "$TMP/b"
 
 "$OSPROF" record -l syscall --comm kern_sys --by pid -d 300ms -o "$TMP/c.osp" 2>"$TMP/err" ||
 	fail "record --comm: $(cat "$TMP/err")"
-[ "$(prof_count "$TMP/c.osp" "syscall getppid pid=$a")" -gt 0 ] || fail "--comm missed pid $a"
+[ "$(prof_count "$TMP/c.osp" "syscall getpgid pid=$a")" -gt 0 ] || fail "--comm missed pid $a"
 expect_eq "other processes under --comm" "$(grep '^profile ' "$TMP/c.osp" | grep -vc "pid=$a\$")" 0
 
 root=$(findmnt -n -t cgroup2 -o TARGET | head -1)
@@ -33,7 +33,7 @@ mkdir "$CG" || fail "mkdir $CG"
 echo $b >"$CG/cgroup.procs" || fail "cannot move $b into $CG"
 "$OSPROF" record -l syscall -c "$CG" --by pid -d 300ms -o "$TMP/g.osp" 2>"$TMP/err" ||
 	fail "record -c: $(cat "$TMP/err")"
-[ "$(prof_count "$TMP/g.osp" "syscall getppid pid=$b")" -gt 0 ] || fail "-c missed pid $b"
+[ "$(prof_count "$TMP/g.osp" "syscall getpgid pid=$b")" -gt 0 ] || fail "-c missed pid $b"
 expect_eq "other processes under -c" "$(grep '^profile ' "$TMP/g.osp" | grep -vc "pid=$b\$")" 0
 kill $b
 wait $b 2>/dev/null

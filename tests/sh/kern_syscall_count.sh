@@ -14,15 +14,15 @@ wait_ready "$TMP/outsider"
 
 "$OSPROF" run -l syscall -o "$TMP/a.osp" -- "$PROGS/kern_sys" count $N 3 2 ||
 	fail "osprof run failed"
-expect_eq "getppid count (1 main + 3 threads + 2 children)" "$(prof_count "$TMP/a.osp" "syscall getppid")" $((6 * N))
+expect_eq "getpgid count (1 main + 3 threads + 2 children)" "$(prof_count "$TMP/a.osp" "syscall getpgid")" $((6 * N))
 expect_eq "unpaired events" "$(awk '$1 == "meta" && $2 == "unpaired_events" { print $3 }' "$TMP/a.osp")" 0
 
 # --by pid: three processes (main + 2 children); --by tid: six threads.
 "$OSPROF" run -l syscall --by pid -o "$TMP/p.osp" -- "$PROGS/kern_sys" count $N 3 2 || fail "run --by pid"
-pids=$(grep -c '^profile syscall getppid pid=' "$TMP/p.osp")
-expect_eq "processes with getppid" "$pids" 3
-counts=$(grep -A1 '^profile syscall getppid pid=' "$TMP/p.osp" | awk '/^stats/ { print $2 }' | sort -n | tr '\n' ' ')
-expect_eq "getppid per process" "$counts" "$N $N $((4 * N)) "
+pids=$(grep -c '^profile syscall getpgid pid=' "$TMP/p.osp")
+expect_eq "processes with getpgid" "$pids" 3
+counts=$(grep -A1 '^profile syscall getpgid pid=' "$TMP/p.osp" | awk '/^stats/ { print $2 }' | sort -n | tr '\n' ' ')
+expect_eq "getpgid per process" "$counts" "$N $N $((4 * N)) "
 "$OSPROF" run -l syscall --by tid -o "$TMP/t.osp" -- "$PROGS/kern_sys" count $N 3 2 || fail "run --by tid"
-expect_eq "threads with getppid" "$(grep -c '^profile syscall getppid tid=' "$TMP/t.osp")" 6
+expect_eq "threads with getpgid" "$(grep -c '^profile syscall getpgid tid=' "$TMP/t.osp")" 6
 echo ok

@@ -21,7 +21,8 @@ mkdir -p "$ART"
 "$GEN" -o "$TMP/r4.osp" -n 4 -r 4 || fail "ospgen r4"
 
 OSPROF_CALIBRATION=$ROOT/tests/data/views-calib.osp \
-	"$OSPROF" html -o "$TMP/diff.html" "$TMP/a.osp" "$TMP/b.osp" || fail "html diff"
+	"$OSPROF" html -o "$TMP/diff.html" --rootcause "$ROOT/tests/data/views-rootcause.folded" \
+	"$TMP/a.osp" "$TMP/b.osp" || fail "html diff"
 for n in big huge empty single r4; do
 	"$OSPROF" html -o "$TMP/$n.html" "$TMP/$n.osp" || fail "html $n"
 done
@@ -32,6 +33,16 @@ if grep -Eio '(src|href)="[^"#][^"]*"' "$TMP/diff.html"; then fail "report refer
 size=$(stat -c %s "$TMP/big.html")
 [ "$size" -lt 2000000 ] || fail "1,000-profile report is $size bytes (limit 2 MB)"
 echo "1,000-profile report: $size bytes"
+# A long recording: 1,000 profiles of 100 slices each stays under 2 MB
+# (heat maps for the 100 with the most latency; --heatmaps 0 embeds all).
+"$GEN" -o "$TMP/long.osp" -n 1000 -s 100 || fail "ospgen long"
+"$OSPROF" html -o "$TMP/long.html" "$TMP/long.osp" || fail "html long"
+size=$(stat -c %s "$TMP/long.html")
+[ "$size" -lt 2000000 ] || fail "1,000 profiles x 100 slices: $size bytes (limit 2 MB)"
+"$OSPROF" html -o "$TMP/long-all.html" --heatmaps 0 "$TMP/long.osp" || fail "html --heatmaps 0"
+[ "$(stat -c %s "$TMP/long-all.html")" -gt "$size" ] || fail "--heatmaps 0 did not embed more slices"
+"$OSPROF" html -o "$TMP/x.html" --heatmaps lots "$TMP/long.osp" 2>/dev/null
+expect_eq "bad --heatmaps exit" "$?" 2
 
 # Bad usage: one line naming the problem, exit 2.
 "$OSPROF" html -o "$TMP/x.html" 2>"$TMP/err" && fail "html without FILE succeeded"
@@ -40,9 +51,16 @@ printf 'osprof-profile-set 1\nbogus\n' >"$TMP/bad.osp"
 "$OSPROF" html -o "$TMP/x.html" "$TMP/bad.osp" 2>"$TMP/err"
 expect_eq "html bad file exit" "$?" 2
 grep -q "bad.osp:2" "$TMP/err" || fail "error does not name FILE:LINE: $(cat "$TMP/err")"
-"$OSPROF" html -o "$TMP/x.html" "$TMP/a.osp" "$TMP/r4.osp" 2>"$TMP/err"
-expect_eq "html A/B with different r exit" "$?" 2
-grep -q "r=4" "$TMP/err" || fail "resolution mismatch message: $(cat "$TMP/err")"
+"$OSPROF" html -o "$TMP/x.html" "$TMP/a.osp" "$TMP/r4.osp" 2>"$TMP/err" ||
+	fail "html A/B with different r: $(cat "$TMP/err")"
+grep -q "comparing at r=1" "$TMP/err" || fail "no note about the resolutions: $(cat "$TMP/err")"
+"$OSPROF" html -o "$TMP/drop.html" --drop-dim pid "$TMP/a.osp" "$TMP/b.osp" || fail "html --drop-dim"
+# A: 32 profiles over 2 pids + 3 root-cause paths -> 19; B: 32 -> 16.
+expect_eq "profiles after --drop-dim pid" "$(grep -o '{"l":' "$TMP/drop.html" | wc -l)" 35
+printf 'a;b 1\nbroken\n' >"$TMP/bad.folded"
+"$OSPROF" html -o "$TMP/x.html" --rootcause "$TMP/bad.folded" "$TMP/a.osp" 2>"$TMP/err"
+expect_eq "bad --rootcause exit" "$?" 2
+grep -q "bad.folded:2: " "$TMP/err" || fail "bad folded file message: $(cat "$TMP/err")"
 
 cd "$ROOT/tests/browser" || fail "no tests/browser"
 node report.test.mjs "$ART" diff="$TMP/diff.html" big="$TMP/big.html" huge="$TMP/huge.html" \

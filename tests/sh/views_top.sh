@@ -95,6 +95,16 @@ expect_eq "count written for $first" "$(csv_count "$TMP/w.osp" "$first")" \
 	"$(csv_count "$TMP/a.osp" "$first")"
 stop
 
+# z zeroes the counters; -d ends the view by itself.
+start --replay "$TMP/a.osp" -i 50ms -d 3s
+wait_for 'replay finished'
+tm send-keys -t "$S" z
+wait_for '^user +[a-z]+ +comm=gen pid=[0-9]+ +0 '
+expect_eq "rows with operations or a rate after z" "$(rows | awk '$5 != 0 || $6 != 0' | wc -l)" 0
+for _ in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+expect_eq "exit status after -d" "$(cat "$TMP/rc" 2>/dev/null)" 0
+tm kill-session -t "$S"
+
 # Ctrl-C with -o: what was collected is written before exiting.
 start --replay "$TMP/a.osp" -i 50ms -o "$TMP/int.osp"
 wait_for 'replay finished'

@@ -3,6 +3,7 @@
  * selection on sets built in memory. */
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "tests/unit/check.h"
 #include "tests/unit/analysis_util.h"
 
@@ -168,6 +169,38 @@ static void test_annotate(void)
 	osp_set_free(cal);
 }
 
+/* The default calibration path: $OSPROF_CALIBRATION, else per host; a
+ * saved calibration is found there. */
+static void test_calib_default(void)
+{
+	char path[4096], err[256], tmpl[] = "/tmp/osprof-calib-test.XXXXXX";
+	int fd = mkstemp(tmpl);
+	CHECK(fd >= 0);
+	close(fd);
+	setenv("OSPROF_CALIBRATION", tmpl, 1);
+	CHECK_STR(osp_calib_default_path(path, sizeof(path)), tmpl);
+	struct osp_set *c = osp_set_new(4);
+	struct osp_profile *p = osp_set_get(c, OSP_CALIB_LAYER, "tcp_rtt", NULL, 0);
+	for (int i = 0; i < 9; i++)
+		osp_profile_add(c, p, 10000 + (uint64_t)i * 1000, 0);
+	CHECK(osp_set_save(c, tmpl, err, sizeof(err)) == 0);
+	struct osp_set *l = osp_calib_load_default();
+	CHECK(l != NULL);
+	const struct osp_profile *q =
+	    l ? osp_set_find(l, OSP_CALIB_LAYER, "tcp_rtt", NULL, 0) : NULL;
+	CHECK(q && fabs(osp_calib_time(q) - 14000) <= 14000 * 0.1);
+	CHECK_STR(osp_calib_label("tcp_rtt"), "loopback TCP round trip");
+	CHECK(osp_calib_label("nope") == NULL);
+	osp_set_free(l);
+	osp_set_free(c);
+	unlink(tmpl);
+	CHECK(osp_calib_load_default() == NULL); /* absent: no calibration */
+	unsetenv("OSPROF_CALIBRATION");
+	osp_calib_default_path(path, sizeof(path));
+	CHECK(strncmp(path, "/var/lib/osprof/calibration-", 28) == 0);
+	CHECK(strcmp(path + strlen(path) - 4, ".osp") == 0);
+}
+
 /* The three phases on sets built in memory. */
 static void test_diff_phases(void)
 {
@@ -236,6 +269,7 @@ int main(void)
 	RUN(test_preempt_prob);
 	RUN(test_preempt_predict);
 	RUN(test_annotate);
+	RUN(test_calib_default);
 	RUN(test_diff_phases);
 	CHECK_EXIT();
 }

@@ -31,8 +31,11 @@ static char *render(int kind, const struct osp_set *s, const struct osp_plot_opt
 		*rc = osp_render_svg(f, s, o, err, sizeof(err));
 	else if (kind == 1)
 		*rc = osp_render_gnuplot(f, s, o, NULL, NULL, err, sizeof(err));
-	else
-		*rc = osp_render_html(f, s, "a.osp", o ? o->b : NULL, "b.osp");
+	else {
+		struct osp_html_opts h = {
+		    .name_a = "a.osp", .b = o ? o->b : NULL, .name_b = "b.osp"};
+		*rc = osp_render_html(f, s, &h);
+	}
 	fclose(f);
 	return buf;
 }
@@ -222,6 +225,88 @@ static void test_zero_and_overflow(void)
 	osp_set_free(s);
 }
 
+static int folded(const char *text, struct osp_folded_set *rc, char *err, size_t errlen)
+{
+	FILE *f = fmemopen((void *)text, strlen(text), "r");
+	int r = osp_folded_read(f, "rc.txt", rc, err, errlen);
+	fclose(f);
+	return r;
+}
+
+static void test_folded(void)
+{
+	struct osp_folded_set rc;
+	char err[256];
+	CHECK(folded("# darc\n\nvfs_read;ext4 read;filemap_read 120\r\na 0  \n", &rc, err,
+	             sizeof(err)) == 0);
+	CHECK_EQ_U64(rc.n, 2);
+	CHECK_STR(rc.e[0].path, "vfs_read;ext4 read;filemap_read"); /* frames may hold spaces */
+	CHECK_EQ_U64(rc.e[0].count, 120);
+	CHECK_STR(rc.e[1].path, "a");
+	CHECK_EQ_U64(rc.e[1].count, 0);
+	osp_folded_free(&rc);
+	static const struct {
+		const char *text, *msg;
+	} bad[] = {
+	    {"a;b 1\nnocount\n", "rc.txt:2: expected"},
+	    {"a;b x\n", "rc.txt:1: COUNT"},
+	    {"a;b -1\n", "rc.txt:1: COUNT"},
+	    {"a;b 99999999999999999999999\n", "rc.txt:1: COUNT"},
+	    {"a;;b 3\n", "rc.txt:1: empty frame"},
+	    {";a 3\n", "rc.txt:1: empty frame"},
+	    {"a; 3\n", "rc.txt:1: empty frame"},
+	    {"ok 1\na\x01b 3\n", "rc.txt:2: control"},
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = '\0';
+		CHECK(folded(bad[i].text, &rc, err, sizeof(err)) == -1);
+		CHECK(rc.n == 0 && rc.e == NULL);
+		if (strncmp(err, bad[i].msg, strlen(bad[i].msg)))
+			fprintf(stderr, "bad[%zu]: got '%s', want '%s...'\n", i, err, bad[i].msg);
+		CHECK(!strncmp(err, bad[i].msg, strlen(bad[i].msg)));
+	}
+	/* The report carries the paths. */
+	CHECK(folded("x;y 3\n", &rc, err, sizeof(err)) == 0);
+	struct osp_set *s = osp_set_new(1);
+	char *buf;
+	size_t len;
+	FILE *w = open_memstream(&buf, &len);
+	struct osp_html_opts o = {.name_a = "a", .rootcause = &rc, .rootcause_name = "rc.txt"};
+	CHECK(osp_render_html(w, s, &o) == 0);
+	fclose(w);
+	CHECK(strstr(buf, "\"rc\":{\"name\":\"rc.txt\",\"paths\":[[\"x;y\",3]]}") != NULL);
+	free(buf);
+	osp_set_free(s);
+	osp_folded_free(&rc);
+}
+
+static void test_heatmap_budget(void)
+{
+	struct osp_set *s = osp_set_new(1);
+	s->slice_ns = 1000000;
+	struct osp_profile *slow = osp_set_get(s, "fs", "slow", NULL, 0);
+	struct osp_profile *fast = osp_set_get(s, "fs", "fast", NULL, 0);
+	for (int i = 0; i < 10; i++) {
+		osp_profile_add(s, fast, 100, (uint64_t)i * 1000000);
+		osp_profile_add(s, slow, 100000, (uint64_t)i * 1000000);
+	}
+	char *buf;
+	size_t len;
+	FILE *w = open_memstream(&buf, &len);
+	struct osp_html_opts o = {.name_a = "a", .max_heatmaps = 1};
+	CHECK(osp_render_html(w, s, &o) == 0);
+	fclose(w);
+	/* Only the profile with the most latency keeps its slices. */
+	CHECK(strstr(buf, "\"sliced\":2,\"heat\":1,") != NULL);
+	const char *ps = strstr(buf, "\"o\":\"slow\""), *pf = strstr(buf, "\"o\":\"fast\"");
+	CHECK(ps && pf);
+	CHECK(ps && strstr(ps, "\"s\":[[0,") &&
+	      strstr(ps, "\"s\":[[0,") < (pf > ps ? pf : buf + len));
+	CHECK(pf && strstr(pf, "\"s\":[]}") != NULL);
+	free(buf);
+	osp_set_free(s);
+}
+
 static void test_diff(void)
 {
 	struct osp_set *a = three(), *b = three();
@@ -244,6 +329,21 @@ static void test_diff(void)
 			only_b = !strcmp(d[i].verdict, "only_in_b");
 	CHECK(only_b);
 	free(d);
+	/* Plots of A with B overlaid also show the profile only in B. */
+	struct osp_plot_opts po = {.b = b};
+	int prc;
+	char *svg = render(0, a, &po, &prc);
+	CHECK(prc == 0);
+	CHECK(strstr(svg, "data-label=\"block:rq_issue\" data-count=\"0\"") != NULL);
+	CHECK(strstr(svg, "only in B: 100 ops") != NULL);
+	free(svg);
+	char *gp = render(1, a, &po, &prc);
+	CHECK(prc == 0 && strstr(gp, "block:rq_issue: only in B, 100 ops") != NULL);
+	free(gp);
+	po.top = 3; /* the limit counts B-only panels too */
+	svg = render(0, a, &po, &prc);
+	CHECK(prc == 0 && strstr(svg, "block:rq_issue") == NULL);
+	free(svg);
 	/* The HTML report carries the ranking with indexes into both sets. */
 	struct osp_plot_opts o = {.b = b};
 	int rc;
@@ -265,6 +365,8 @@ int main(void)
 	RUN(test_hostile_labels);
 	RUN(test_empty_and_errors);
 	RUN(test_zero_and_overflow);
+	RUN(test_folded);
+	RUN(test_heatmap_budget);
 	RUN(test_diff);
 	CHECK_EXIT();
 }
