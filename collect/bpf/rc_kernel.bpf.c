@@ -2,7 +2,7 @@
 /* osprof rootcause --syscall: where the time of the in-peak calls of one
  * system call goes in the kernel, with what this kernel allows (no kprobes,
  * no fentry): off-CPU kernel stacks at sched_switch plus the waker's stack
- * at sched_wakeup, on-CPU stacks from cpu-clock samples, preemption and
+ * at sched_waking, on-CPU stacks from cpu-clock samples, preemption and
  * per-IRQ time from tracepoints. Everything is buffered per call and sent
  * to user space only when the call ends in the chosen peak. */
 #include "vmlinux.h"
@@ -249,12 +249,8 @@ static __always_inline int on_wakeup(void *ctx, struct task_struct *p)
 	return 0;
 }
 
-SEC("tp_btf/sched_wakeup")
-int BPF_PROG(rck_wakeup, struct task_struct *p)
-{
-	return on_wakeup(ctx, p);
-}
-
+/* sched_waking runs in the waker's context; sched_wakeup may run later on
+ * the sleeper's CPU (a queued remote wake-up, from the idle task's IPI). */
 SEC("tp_btf/sched_waking")
 int BPF_PROG(rck_waking, struct task_struct *p)
 {

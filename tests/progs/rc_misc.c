@@ -3,8 +3,9 @@
  * makes the call slow by about SLOW_US (default 1500):
  *   recur   f0 rc_recur -> rec x5 (recursion) -> slow_leaf
  *   fnptr   f0 rc_fnptr -> op_slow, called through a function pointer
- *   loop    f0 rc_loop -> owner, whose loop calls step() (10 us) 5 times, or
- *           SLOW_US / 10 times in slow calls: the owner, not step, is the cause
+ *   loop    f0 rc_loop -> owner, whose loop calls step() (SLOW_US / 150 us
+ *           each) 5 times, or 150 times in slow calls: the owner, not step,
+ *           is the cause
  *   preempt f0 rc_pre -> compute, a fixed amount of CPU work that is slow
  *           only when preempted (run it next to `rc_misc hog` on one CPU)
  *   tail    f0 rc_tail -> tail_mid, which tail-calls (jmp) slow_leaf or
@@ -112,9 +113,11 @@ NOINL void rc_fnptr(int slow)
 }
 
 /* a loop whose owner is the cause */
+static unsigned step_us = 10;
+
 NOINL void step(void)
 {
-	SPIN_US(10);
+	SPIN_US(step_us);
 }
 
 NOINL void owner(int n)
@@ -131,7 +134,7 @@ NOINL void helper(void)
 NOINL void rc_loop(int slow)
 {
 	helper();
-	owner(slow ? (int)slow_us / 10 : 5);
+	owner(slow ? 150 : 5);
 	helper();
 }
 
@@ -166,6 +169,7 @@ int main(int argc, char **argv)
 	int pct = argc > 2 ? atoi(argv[2]) : 10;
 	if (argc > 3)
 		slow_us = (unsigned)atoi(argv[3]);
+	step_us = slow_us / 150 ? slow_us / 150 : 1;
 	const char *stop = argc > 4 ? argv[4] : NULL;
 	uint64_t t0 = now_ns(), c0 = __rdtsc();
 	while (now_ns() - t0 < 20000000)
