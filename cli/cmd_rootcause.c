@@ -1,0 +1,491 @@
+/* osprof rootcause: the call path behind one peak of a latency histogram
+ * (DARC, seed 002). The search is rootcause/search.c; this file parses the
+ * command line, starts or attaches to the target and drives the phases:
+ * profile f0 -> choose a peak -> search -> print. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "rootcause/output.h"
+#include "rootcause/peaks.h"
+#include "rootcause/rootcause.h"
+
+static const char usage[] =
+    "usage: osprof rootcause (--func BIN:SYM | --syscall NAME) (-p PID | -- CMD [ARGS])\n"
+    "                        [OPTIONS]\n\n"
+    "Finds the call paths that cause one peak of an operation's latency histogram\n"
+    "(DARC: seed 002). It first profiles f0 (the function or system call) and prints\n"
+    "its histogram with numbered peaks; once --start-ops calls were seen it picks the\n"
+    "peak (--peak), times f0's callees on the calls that land in that peak, keeps the\n"
+    "callees that dominate them (maxcount voting) and descends, several branches at\n"
+    "once, until each path ends in a root cause, a leaf, --max-depth or --min-bucket.\n\n"
+    "Target:\n"
+    "  --func BIN:SYM       f0 is function SYM of executable or library BIN\n"
+    "  --syscall NAME       f0 is system call NAME; latency is attributed to kernel\n"
+    "                       paths (off-CPU stacks + waker, on-CPU samples, preemption,\n"
+    "                       IRQs) since this kernel allows neither kprobes nor fentry\n"
+    "  -p, --pid PID        attach to a running process\n"
+    "  -- CMD [ARGS]        start CMD and search in it\n\n"
+    "Search (defaults of seed 002 Fig. 4.2):\n"
+    "  --peak N|slowest     peak to explain, numbered from the fastest; slowest (the\n"
+    "                       default) is the slowest peak after the fastest with >= 5%\n"
+    "                       of the calls, else the largest peak after the fastest\n"
+    "  --start-ops N        f0 calls profiled before the peak is chosen (100)\n"
+    "  --decision-time N    in-peak f0 calls between two decisions of a node (50)\n"
+    "  --max-depth N        stop paths at this depth below f0 (10)\n"
+    "  --maxcount-pct P     candidates within P% of the top maxcount are chosen (97)\n"
+    "  --min-bucket B       stop at callees faster than 2^B ns (6)\n"
+    "  --backend uprobe|trampoline\n"
+    "                       uprobe: BPF uprobes, works with -p (default with -p);\n"
+    "                       trampoline: patched call sites in a process osprof starts,\n"
+    "                       ~100x cheaper per call (default with -- CMD)\n"
+    "  --state FILE         resume from FILE if it exists (checks that f0's profile\n"
+    "                       did not change, by EMD) and save the ftree to it at the end\n\n"
+    "Output:\n"
+    "  (default)            the ftree as indented arrow chains with each node's\n"
+    "                       maxcount share and path status\n"
+    "  --folded             folded stacks for flamegraph.pl\n"
+    "  --json               JSON (schema: docs/rootcause.md)\n"
+    "  -o, --output FILE    also write the paths as a profile set (.osp): one profile\n"
+    "                       per path with a 'path' dimension; osprof html shows a tree\n"
+    "  -v, --verbose        progress on stderr\n\n"
+    "Exit status: 0 search finished, 1 failure or unfinished search (target exited\n"
+    "or interrupted; the partial tree is printed), 2 usage error.\n";
+
+volatile sig_atomic_t rc_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	rc_stop = 1;
+}
+
+enum {
+	O_FUNC = 256,
+	O_SYSCALL,
+	O_PEAK,
+	O_START,
+	O_DT,
+	O_DEPTH,
+	O_PCT,
+	O_MINB,
+	O_STATE,
+	O_FOLDED,
+	O_JSON,
+	O_BACKEND
+};
+
+static int num(const char *flag, const char *arg, unsigned lo, unsigned hi, unsigned *out)
+{
+	char *end;
+	errno = 0;
+	unsigned long v = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || *arg == '-' || v < lo || v > hi)
+		return osp_usage_err("rootcause", "%s: '%s' is not an integer in %u..%u", flag, arg,
+		                     lo, hi);
+	*out = (unsigned)v;
+	return 0;
+}
+
+pid_t rc_child_start(char **cmd, char **env, int *gate)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		close(p[1]);
+		char c;
+		if (read(p[0], &c, 1) != 1)
+			_exit(127);
+		for (int i = 0; env && env[i]; i++)
+			putenv(env[i]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "osprof rootcause: %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*gate = p[1];
+	return pid;
+}
+
+void rc_child_release(int gate)
+{
+	if (write(gate, "x", 1) != 1)
+		perror("osprof rootcause: gate");
+	close(gate);
+}
+
+int rc_target_alive(pid_t pid, int is_child, int *status)
+{
+	if (is_child) {
+		int st;
+		pid_t r = waitpid(pid, &st, WNOHANG);
+		if (r == pid) {
+			if (status)
+				*status = st;
+			return 0;
+		}
+		return r == 0;
+	}
+	return kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+static uint64_t hist_total(const uint64_t *h)
+{
+	uint64_t t = 0;
+	for (int i = 0; i < RC_HBUCKETS; i++)
+		t += h[i];
+	return t;
+}
+
+static int run_func(struct rc_opts *o)
+{
+	char bin[PATH_MAX];
+	const char *colon = strrchr(o->func, ':');
+	if (!colon || colon == o->func || !colon[1])
+		return osp_usage_err("rootcause", "--func: '%s' is not BIN:SYM", o->func);
+	snprintf(bin, sizeof(bin), "%.*s", (int)(colon - o->func), o->func);
+	const char *symname = colon + 1;
+	char rbin[PATH_MAX];
+	if (!realpath(bin, rbin)) {
+		osp_err("rootcause: --func %s: %s", bin, strerror(errno));
+		return OSP_EXIT_USAGE;
+	}
+	struct rc_space space = {0};
+	char err[512];
+	struct rc_module *f0m = rc_space_add(&space, rbin, 0, err, sizeof(err));
+	if (!f0m) {
+		osp_err("rootcause: --func: %s", err);
+		return OSP_EXIT_USAGE;
+	}
+	const struct rc_sym *f0 = rc_elf_find(f0m->elf, symname);
+	uint64_t f0off = 0;
+	if (!f0 || f0->got || rc_elf_off(f0m->elf, f0->addr, &f0off)) {
+		osp_err("rootcause: --func: %s has no function '%s'", rbin, symname);
+		rc_space_free(&space);
+		return OSP_EXIT_USAGE;
+	}
+	uint64_t f0vaddr = f0->addr;
+	int is_child = o->cmd != NULL, gate = -1, ret = OSP_EXIT_FAIL;
+	int tramp = !strcmp(o->backend, "trampoline");
+	struct rc_backend *be = NULL;
+	char **env = NULL;
+	if (tramp) {
+		if (!is_child) {
+			osp_err("rootcause: --backend trampoline needs a command osprof starts "
+			        "(-- CMD); use --backend uprobe with -p");
+			rc_space_free(&space);
+			return OSP_EXIT_USAGE;
+		}
+		be = rc_tramp_new();
+		if (!be || rc_tramp_env(be, &env)) {
+			rc_space_free(&space);
+			return OSP_EXIT_FAIL;
+		}
+	}
+	if (is_child) {
+		o->pid = rc_child_start(o->cmd, env, &gate);
+		if (o->pid < 0) {
+			osp_err("rootcause: fork: %s", strerror(errno));
+			goto out;
+		}
+		if (tramp)
+			rc_tramp_set_pid(be, o->pid);
+	}
+	if (!be)
+		be = rc_uprobe_new(o->pid);
+	if (!be)
+		goto out;
+	be->pid = o->pid;
+	/* A PIE not yet running: its run-time address is known after exec. */
+	int rc = be->ops->attach_f0(be, rbin, f0off, f0vaddr);
+	if (rc) {
+		osp_err("rootcause: cannot instrument %s:%s: %s", rbin, symname, strerror(-rc));
+		goto out;
+	}
+	if (is_child) {
+		rc_child_release(gate);
+		gate = -1;
+	}
+	uint64_t hist[RC_HBUCKETS] = {0};
+	int status = 0;
+	/* Phase 1: profile f0 until --start-ops calls. */
+	while (!rc_stop) {
+		be->ops->poll(be, 50, NULL, NULL);
+		if (be->ops->read_hist(be, hist))
+			goto out;
+		if (hist_total(hist) >= o->p.start_ops)
+			break;
+		if (!rc_target_alive(o->pid, is_child, &status)) {
+			osp_err("rootcause: target exited after %" PRIu64
+			        " of %u f0 calls (--start-ops)",
+			        hist_total(hist), o->p.start_ops);
+			goto out;
+		}
+	}
+	char f0name[PATH_MAX + 64];
+	snprintf(f0name, sizeof(f0name), "%s:%s", rbin, symname);
+	FILE *info = (o->json || o->folded) ? stderr : stdout;
+	/* Interrupted while profiling f0: what was collected is its histogram. */
+	rc_print_hist(info, f0name, hist, RC_HBUCKETS);
+	if (rc_stop)
+		goto out;
+	/* Phase 2: the address space and the search. */
+	if (rc_space_load(&space, o->pid, err, sizeof(err))) {
+		osp_err("rootcause: %s", err);
+		goto out;
+	}
+	uint64_t f0rt = 0;
+	for (size_t i = 0; i < space.n; i++)
+		if (!strcmp(space.mods[i].elf->path, rbin))
+			f0rt = f0vaddr + space.mods[i].bias;
+	struct rc_search s;
+	rc_search_init(&s, &o->p, be, &space);
+	s.verbose = o->verbose;
+	struct rc_info in = {.f0 = f0name, .backend = be->ops->name, .hist = hist};
+	int resumed = 0;
+	if (o->state && access(o->state, F_OK) == 0) {
+		struct rc_state st;
+		if (rc_state_load(o->state, &s, &st)) {
+			ret = OSP_EXIT_USAGE;
+			goto out_search;
+		}
+		if (strcmp(st.f0, f0name)) {
+			osp_err("rootcause: %s is a search of %s, not %s", o->state, st.f0, f0name);
+			ret = OSP_EXIT_USAGE;
+			goto out_search;
+		}
+		double d = rc_emd(st.hist, hist, RC_HBUCKETS);
+		fprintf(info,
+		        "resuming %s: EMD between saved and current f0 profile %.3f buckets\n",
+		        o->state, d);
+		if (d > 1.0) {
+			osp_err(
+			    "rootcause: f0's profile changed since %s was saved (EMD %.2f > 1.0 "
+			    "bucket); remove the file to start over",
+			    o->state, d);
+			goto out_search;
+		}
+		in.blo = st.blo;
+		in.bhi = st.bhi;
+		in.peak = 0;
+		struct rc_peak pk[RC_MAX_PEAKS];
+		int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
+		for (int i = 0; i < np; i++)
+			if (pk[i].lo <= st.blo && st.bhi <= pk[i].hi)
+				in.peak = i + 1;
+		s.nodes[0].callee = f0rt;
+		resumed = 1;
+	} else {
+		struct rc_peak pk[RC_MAX_PEAKS];
+		int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
+		int want = o->peak ? o->peak : rc_auto_peak(pk, np);
+		if (want < 1 || want > np) {
+			osp_err("rootcause: --peak %d: f0's histogram has %d peak%s", o->peak, np,
+			        np == 1 ? "" : "s");
+			ret = OSP_EXIT_USAGE;
+			goto out_search;
+		}
+		in.peak = want;
+		in.blo = pk[want - 1].lo;
+		in.bhi = pk[want - 1].hi;
+		if (rc_search_root(&s, symname, f0rt))
+			goto out_search;
+	}
+	fprintf(info, "searching peak %d (buckets %d-%d) with %s probes\n", in.peak, in.blo, in.bhi,
+	        be->ops->name);
+	uint64_t lo = 1ull << in.blo, hi = (2ull << in.bhi) - 1;
+	rc = resumed ? rc_search_resume(&s, lo, hi) : rc_search_start(&s, lo, hi);
+	if (rc) {
+		osp_err("rootcause: instrumenting f0's callees: %s", strerror(-rc));
+		goto out_search;
+	}
+	uint64_t t_search = osp_now_ns(), calls0 = hist_total(hist);
+	while (!rc_stop && !s.done) {
+		be->ops->poll(be, 100, rc_search_event, &s);
+		if (!rc_target_alive(o->pid, is_child, &status)) {
+			be->ops->poll(be, 0, rc_search_event, &s);
+			if (!s.done && is_child && WIFSIGNALED(status))
+				osp_err("rootcause: target killed by signal %d before the search "
+				        "finished",
+				        WTERMSIG(status));
+			else if (!s.done)
+				osp_err("rootcause: target exited before the search finished");
+			break;
+		}
+	}
+	rc_search_stop(&s);
+	be->ops->read_hist(be, hist);
+	in.search_ns = osp_now_ns() - t_search;
+	in.f0_calls = hist_total(hist);
+	in.search_calls = in.f0_calls - calls0;
+	if (be->ops->lost(be))
+		osp_err("rootcause: %" PRIu64 " in-peak records lost (ring buffer full)",
+		        be->ops->lost(be));
+	if (o->json)
+		rc_print_json(stdout, &s, &in);
+	else if (o->folded)
+		rc_print_folded(stdout, &s);
+	else
+		rc_print_tree(stdout, &s, &in);
+	fflush(stdout);
+	int wrote = !o->output || !rc_write_osp(o->output, &s, &in);
+	if (o->state && (rc = rc_state_save(o->state, &s, &in)))
+		osp_err("rootcause: %s: %s", o->state, strerror(-rc));
+	ret = s.done && wrote ? OSP_EXIT_OK : OSP_EXIT_FAIL;
+out_search:
+	rc_search_free(&s);
+out:
+	if (be)
+		be->ops->destroy(be);
+	if (gate >= 0)
+		close(gate);
+	if (is_child && o->pid > 0) {
+		/* The target keeps running without probes; wait for it. */
+		if (rc_target_alive(o->pid, 1, &status)) {
+			if (!rc_stop)
+				fprintf(stderr,
+				        "osprof rootcause: probes removed; waiting for the command "
+				        "(pid %d) to exit\n",
+				        (int)o->pid);
+			int killed = 0;
+			for (;;) {
+				if (rc_stop && !killed++)
+					kill(o->pid, SIGTERM);
+				if (waitpid(o->pid, &status, 0) >= 0 || errno != EINTR)
+					break;
+			}
+		}
+	}
+	rc_space_free(&space);
+	return ret;
+}
+
+int cmd_rootcause(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"func", required_argument, 0, O_FUNC},
+	    {"syscall", required_argument, 0, O_SYSCALL},
+	    {"pid", required_argument, 0, 'p'},
+	    {"peak", required_argument, 0, O_PEAK},
+	    {"start-ops", required_argument, 0, O_START},
+	    {"decision-time", required_argument, 0, O_DT},
+	    {"max-depth", required_argument, 0, O_DEPTH},
+	    {"maxcount-pct", required_argument, 0, O_PCT},
+	    {"min-bucket", required_argument, 0, O_MINB},
+	    {"state", required_argument, 0, O_STATE},
+	    {"output", required_argument, 0, 'o'},
+	    {"folded", no_argument, 0, O_FOLDED},
+	    {"json", no_argument, 0, O_JSON},
+	    {"backend", required_argument, 0, O_BACKEND},
+	    {"verbose", no_argument, 0, 'v'},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	struct rc_opts o = {0};
+	rc_params_default(&o.p);
+	int c;
+	unsigned u;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:o:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case O_FUNC:
+			o.func = optarg;
+			break;
+		case O_SYSCALL:
+			o.syscall = optarg;
+			break;
+		case 'p':
+			if (num("-p", optarg, 1, INT_MAX, &u))
+				return OSP_EXIT_USAGE;
+			o.pid = (pid_t)u;
+			break;
+		case O_PEAK:
+			if (!strcmp(optarg, "slowest"))
+				o.peak = 0;
+			else if (num("--peak", optarg, 1, RC_MAX_PEAKS, &u))
+				return OSP_EXIT_USAGE;
+			else
+				o.peak = (int)u;
+			break;
+		case O_START:
+			if (num("--start-ops", optarg, 1, 100000000, &o.p.start_ops))
+				return OSP_EXIT_USAGE;
+			break;
+		case O_DT:
+			if (num("--decision-time", optarg, 1, 1000000, &o.p.decision_time))
+				return OSP_EXIT_USAGE;
+			break;
+		case O_DEPTH:
+			if (num("--max-depth", optarg, 1, 30, &o.p.max_depth))
+				return OSP_EXIT_USAGE;
+			break;
+		case O_PCT:
+			if (num("--maxcount-pct", optarg, 1, 100, &u))
+				return OSP_EXIT_USAGE;
+			o.p.maxcount_pct = u;
+			break;
+		case O_MINB:
+			if (num("--min-bucket", optarg, 0, 62, &o.p.min_bucket))
+				return OSP_EXIT_USAGE;
+			break;
+		case O_STATE:
+			o.state = optarg;
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case O_FOLDED:
+			o.folded = 1;
+			break;
+		case O_JSON:
+			o.json = 1;
+			break;
+		case O_BACKEND:
+			if (strcmp(optarg, "uprobe") && strcmp(optarg, "trampoline"))
+				return osp_usage_err("rootcause",
+				                     "--backend: '%s' is not uprobe or trampoline",
+				                     optarg);
+			o.backend = optarg;
+			break;
+		case 'v':
+			o.verbose = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return OSP_EXIT_OK;
+		default:
+			return osp_usage_err("rootcause", "unknown option");
+		}
+	}
+	if (optind < argc)
+		o.cmd = argv + optind;
+	if (!!o.func == !!o.syscall)
+		return osp_usage_err("rootcause",
+		                     "give exactly one of --func BIN:SYM, --syscall NAME");
+	if (!!o.pid == !!o.cmd)
+		return osp_usage_err("rootcause", "give exactly one of -p PID, -- CMD");
+	if (o.folded && o.json)
+		return osp_usage_err("rootcause", "--folded and --json exclude each other");
+	if (!o.backend)
+		o.backend = o.cmd && o.func ? "trampoline" : "uprobe";
+	if (o.syscall && !strcmp(o.backend, "trampoline"))
+		return osp_usage_err("rootcause", "--backend trampoline applies to --func only");
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	rc_stop = 0;
+	return o.func ? run_func(&o) : rc_kernel_run(&o);
+}

@@ -1,0 +1,51 @@
+/* What the DARC search needs from an instrumentation backend: probes on
+ * f0 and on call sites, ftree edges (parent slot, site) -> child slot, the
+ * chosen peak, and one record per in-peak f0 call (struct rc_event). */
+#ifndef OSPROF_RC_BACKEND_H
+#define OSPROF_RC_BACKEND_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include "collect/bpf/rootcause.h"
+#include "rootcause/callsites.h"
+
+struct rc_backend;
+typedef void (*rc_event_fn)(void *ctx, const struct rc_event *e);
+
+struct rc_backend_ops {
+	const char *name;
+	/* Instruments f0 at run-time address f0_rt (path/off for uprobes). */
+	int (*attach_f0)(struct rc_backend *b, const char *path, uint64_t off, uint64_t f0_rt);
+	/* Probes one call site; id is unique per site. */
+	int (*add_site)(struct rc_backend *b, uint32_t id, const struct rc_site *s,
+	                const char *path, uint64_t off, uint64_t rt_addr);
+	int (*del_site)(struct rc_backend *b, uint32_t id);
+	int (*add_edge)(struct rc_backend *b, uint32_t parent_slot, uint32_t site, uint32_t slot);
+	int (*del_edge)(struct rc_backend *b, uint32_t parent_slot, uint32_t site);
+	/* Starts (or retargets) the search: records only for f0 calls that began
+	 * under generation gen and whose latency is in [lo, hi] ns. */
+	int (*set_peak)(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t gen);
+	/* Waits up to timeout_ms and delivers records; count or -errno. */
+	int (*poll)(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx);
+	/* f0's log2 histogram so far (RC_HBUCKETS counters of floor(log2 ns)). */
+	int (*read_hist)(struct rc_backend *b, uint64_t *buckets);
+	uint64_t (*lost)(struct rc_backend *b);
+	void (*destroy)(struct rc_backend *b);
+};
+
+struct rc_backend {
+	const struct rc_backend_ops *ops;
+	pid_t pid;
+};
+
+/* pid: the target (its threads only). Prints one line and returns NULL on
+ * failure. */
+struct rc_backend *rc_uprobe_new(pid_t pid);
+/* Trampolines in a process osprof starts: returns the backend; the caller
+ * must put the agent's environment (rc_tramp_env) into the child. */
+struct rc_backend *rc_tramp_new(void);
+/* "LD_PRELOAD=..." and "OSPROF_DARC_SHM=..." for the child. */
+int rc_tramp_env(struct rc_backend *b, char ***envp);
+void rc_tramp_set_pid(struct rc_backend *b, pid_t pid);
+
+#endif

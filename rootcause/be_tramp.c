@@ -1,0 +1,319 @@
+/* DARC backend (b): in-process trampolines. osprof starts CMD with the agent
+ * (rootcause/agent/) preloaded and drives it through shared memory; each
+ * timed call costs two short hooks instead of two uprobe traps. */
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <linux/futex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include "rootcause/agent/darc_shm.h"
+#include "rootcause/backend.h"
+#include "rootcause/elfsym.h"
+
+struct tb {
+	struct rc_backend base;
+	struct rc_shm *shm;
+	char name[64];
+	char env[2][PATH_MAX + 64];
+	char *envp[3];
+	int reported;
+};
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000};
+	nanosleep(&ts, NULL);
+}
+
+/* 0 once the agent runs in the target, -EIO after printing why not. */
+static int agent_ok(struct tb *t, int wait_ms)
+{
+	for (int i = 0; i <= wait_ms; i++) {
+		uint32_t r = __atomic_load_n(&t->shm->ready, __ATOMIC_ACQUIRE);
+		if (r == 1)
+			return 0;
+		if (r == 2) {
+			if (!t->reported++)
+				fprintf(stderr, "osprof rootcause: trampoline agent: %s\n",
+				        t->shm->error);
+			return -EIO;
+		}
+		if (i < wait_ms)
+			sleep_ms(1);
+	}
+	return -EAGAIN;
+}
+
+/* Whole instructions at the start of f0 covering >= 5 bytes, none of them
+ * RIP-relative or a branch: those can run from the stub unchanged. */
+static int prologue_len(const char *path, uint64_t vaddr, uint32_t *len)
+{
+	struct rc_elf *e;
+	char err[256];
+	if (rc_elf_open(path, &e, err, sizeof(err)))
+		return -ENOENT;
+	const uint8_t *code = rc_elf_bytes(e, vaddr, 32);
+	int rc = -ENOTSUP;
+	csh cs;
+	if (code && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK) {
+		cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+		cs_insn *in = cs_malloc(cs);
+		size_t left = 32;
+		uint64_t a = vaddr;
+		uint32_t n = 0;
+		while (n < 5 && cs_disasm_iter(cs, &code, &left, &a, in)) {
+			cs_detail *d = in->detail;
+			int bad = 0;
+			for (int g = 0; g < d->groups_count; g++)
+				bad |= d->groups[g] == CS_GRP_JUMP || d->groups[g] == CS_GRP_CALL ||
+				       d->groups[g] == CS_GRP_RET ||
+				       d->groups[g] == CS_GRP_BRANCH_RELATIVE;
+			for (int o = 0; o < d->x86.op_count; o++)
+				bad |= d->x86.operands[o].type == X86_OP_MEM &&
+				       d->x86.operands[o].mem.base == X86_REG_RIP;
+			if (bad)
+				break;
+			n += in->size;
+		}
+		if (n >= 5 && n <= 16) {
+			*len = n;
+			rc = 0;
+		}
+		cs_free(in, 1);
+		cs_close(&cs);
+	}
+	rc_elf_close(e);
+	return rc;
+}
+
+static int tb_attach_f0(struct rc_backend *b, const char *path, uint64_t off, uint64_t vaddr)
+{
+	struct tb *t = (struct tb *)b;
+	(void)off;
+	uint32_t len = 0;
+	int rc = prologue_len(path, vaddr, &len);
+	if (rc) {
+		fprintf(stderr,
+		        "osprof rootcause: f0's first instructions cannot be relocated into a "
+		        "trampoline (RIP-relative or a branch); use --backend uprobe\n");
+		return rc;
+	}
+	snprintf(t->shm->f0_path, sizeof(t->shm->f0_path), "%s", path);
+	t->shm->f0_vaddr = vaddr;
+	t->shm->f0_len = len;
+	return 0;
+}
+
+static int command(struct tb *t, uint32_t op, uint32_t site, uint64_t addr, uint64_t target)
+{
+	int rc = agent_ok(t, 5000);
+	if (rc)
+		return rc;
+	struct rc_shm *s = t->shm;
+	uint64_t h = s->cmd_head;
+	if (h - __atomic_load_n(&s->cmd_tail, __ATOMIC_ACQUIRE) >= RCS_NCMD)
+		return -EBUSY;
+	s->cmds[h % RCS_NCMD] = (struct rcs_cmd){op, site, addr, target};
+	__atomic_store_n(&s->cmd_head, h + 1, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&s->cmd_seq, 1, __ATOMIC_RELEASE);
+	syscall(SYS_futex, &s->cmd_seq, FUTEX_WAKE, 1, NULL, NULL, 0);
+	for (int i = 0; i < 5000; i++) {
+		if (__atomic_load_n(&s->cmd_tail, __ATOMIC_ACQUIRE) > h)
+			return s->cmd_result[h % RCS_NCMD];
+		if (kill(t->base.pid, 0) && errno == ESRCH)
+			return -ESRCH;
+		sleep_ms(1);
+	}
+	return -ETIMEDOUT;
+}
+
+static int tb_add_site(struct rc_backend *b, uint32_t id, const struct rc_site *s, const char *path,
+                       uint64_t off, uint64_t rt)
+{
+	(void)path;
+	(void)off;
+	if (s->indirect || s->tail)
+		return -ENOTSUP; /* only call rel32 is patched; see agent.c */
+	/* The callee's run-time address: same displacement as in the file. */
+	uint64_t target = rt + s->len + (s->target - (s->addr + s->len));
+	return command((struct tb *)b, RCS_ADD_SITE, id, rt, target);
+}
+
+static int tb_del_site(struct rc_backend *b, uint32_t id)
+{
+	return command((struct tb *)b, RCS_DEL_SITE, id, 0, 0);
+}
+
+static int tb_add_edge(struct rc_backend *b, uint32_t parent, uint32_t site, uint32_t slot)
+{
+	struct rc_shm *s = ((struct tb *)b)->shm;
+	uint64_t key = (uint64_t)parent << 32 | site;
+	for (uint32_t i = rcs_hash(key), n = 0; n < RCS_HASH; n++, i = (i + 1) & (RCS_HASH - 1)) {
+		uint64_t k = s->edge_key[i];
+		if (k && k != key)
+			continue;
+		__atomic_store_n(&s->edge_val[i], slot, __ATOMIC_RELEASE);
+		if (!k)
+			__atomic_store_n(&s->edge_key[i], key, __ATOMIC_RELEASE);
+		return 0;
+	}
+	return -ENOSPC;
+}
+
+static int tb_del_edge(struct rc_backend *b, uint32_t parent, uint32_t site)
+{
+	struct rc_shm *s = ((struct tb *)b)->shm;
+	uint64_t key = (uint64_t)parent << 32 | site;
+	for (uint32_t i = rcs_hash(key), n = 0; n < RCS_HASH; n++, i = (i + 1) & (RCS_HASH - 1)) {
+		if (s->edge_key[i] == key) {
+			__atomic_store_n(&s->edge_val[i], UINT32_MAX, __ATOMIC_RELEASE);
+			return 0;
+		}
+		if (!s->edge_key[i])
+			break;
+	}
+	return -ENOENT;
+}
+
+static int tb_set_peak(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t gen)
+{
+	struct rc_shm *s = ((struct tb *)b)->shm;
+	s->peak_lo = lo;
+	s->peak_hi = hi;
+	__atomic_store_n(&s->gen, gen, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&s->searching, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int tb_poll(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx)
+{
+	struct tb *t = (struct tb *)b;
+	struct rc_shm *s = t->shm;
+	int n = 0;
+	for (int waited = 0;;) {
+		while (s->ev_tail < __atomic_load_n(&s->ev_head, __ATOMIC_ACQUIRE)) {
+			uint64_t i = s->ev_tail;
+			if (__atomic_load_n(&s->ev_seq[i % RCS_NEV], __ATOMIC_ACQUIRE) != i + 1)
+				break; /* reserved, not yet written */
+			if (fn)
+				fn(ctx, &s->ev[i % RCS_NEV]);
+			n++;
+			__atomic_store_n(&s->ev_tail, i + 1, __ATOMIC_RELEASE);
+		}
+		if (n || waited >= timeout_ms)
+			break;
+		sleep_ms(1);
+		waited++;
+	}
+	return n;
+}
+
+static int tb_read_hist(struct rc_backend *b, uint64_t *buckets)
+{
+	struct tb *t = (struct tb *)b;
+	for (int i = 0; i < RC_HBUCKETS; i++)
+		buckets[i] = __atomic_load_n(&t->shm->hist[i], __ATOMIC_RELAXED);
+	return agent_ok(t, 0) == -EIO ? -EIO : 0;
+}
+
+static uint64_t tb_lost(struct rc_backend *b)
+{
+	return ((struct tb *)b)->shm->lost;
+}
+
+static void tb_destroy(struct rc_backend *b)
+{
+	struct tb *t = (struct tb *)b;
+	shm_unlink(t->name);
+	munmap(t->shm, sizeof(*t->shm));
+	free(t);
+}
+
+static const struct rc_backend_ops tb_ops = {
+    .name = "trampoline",
+    .attach_f0 = tb_attach_f0,
+    .add_site = tb_add_site,
+    .del_site = tb_del_site,
+    .add_edge = tb_add_edge,
+    .del_edge = tb_del_edge,
+    .set_peak = tb_set_peak,
+    .poll = tb_poll,
+    .read_hist = tb_read_hist,
+    .lost = tb_lost,
+    .destroy = tb_destroy,
+};
+
+struct rc_backend *rc_tramp_new(void)
+{
+	static unsigned counter;
+	struct tb *t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->base.ops = &tb_ops;
+	snprintf(t->name, sizeof(t->name), "/osprof-darc-%d-%u", (int)getpid(), counter++);
+	int fd = shm_open(t->name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, sizeof(struct rc_shm))) {
+		fprintf(stderr, "osprof rootcause: shared memory %s: %s\n", t->name,
+		        strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			shm_unlink(t->name);
+		}
+		free(t);
+		return NULL;
+	}
+	t->shm = mmap(NULL, sizeof(struct rc_shm), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (t->shm == MAP_FAILED) {
+		shm_unlink(t->name);
+		free(t);
+		return NULL;
+	}
+	t->shm->magic = RCS_MAGIC;
+	return &t->base;
+}
+
+int rc_tramp_env(struct rc_backend *b, char ***envp)
+{
+	struct tb *t = (struct tb *)b;
+	char agent[PATH_MAX];
+	const char *over = getenv("OSPROF_DARC_AGENT");
+	if (over) {
+		snprintf(agent, sizeof(agent), "%s", over);
+	} else {
+		ssize_t n = readlink("/proc/self/exe", agent, sizeof(agent) - 64);
+		if (n <= 0)
+			return -1;
+		agent[n] = 0;
+		char *slash = strrchr(agent, '/');
+		snprintf(slash + 1, sizeof(agent) - (size_t)(slash + 1 - agent),
+		         "libosprof-darc-agent.so");
+	}
+	if (access(agent, R_OK)) {
+		fprintf(stderr, "osprof rootcause: %s: %s (set OSPROF_DARC_AGENT)\n", agent,
+		        strerror(errno));
+		return -1;
+	}
+	const char *old = getenv("LD_PRELOAD");
+	snprintf(t->env[0], sizeof(t->env[0]), "LD_PRELOAD=%s%s%.*s", agent, old ? ":" : "",
+	         old ? 128 : 0, old ? old : "");
+	snprintf(t->env[1], sizeof(t->env[1]), "OSPROF_DARC_SHM=%s", t->name);
+	t->envp[0] = t->env[0];
+	t->envp[1] = t->env[1];
+	t->envp[2] = NULL;
+	*envp = t->envp;
+	return 0;
+}
+
+void rc_tramp_set_pid(struct rc_backend *b, pid_t pid)
+{
+	b->pid = pid;
+}

@@ -1,0 +1,215 @@
+/* DARC backend (a): uprobes driven by collect/bpf/rootcause.bpf.c. Works on
+ * a running process; each timed call costs a uprobe pair (~15 us here). */
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "rootcause.skel.h"
+#include "rootcause/backend.h"
+
+struct site_links {
+	uint32_t id;
+	struct bpf_link *enter, *ret;
+};
+
+struct ub {
+	struct rc_backend base;
+	struct rootcause_bpf *skel;
+	struct ring_buffer *rb;
+	struct bpf_link *f0_in, *f0_out;
+	struct site_links *links;
+	size_t nlinks;
+	rc_event_fn fn;
+	void *ctx;
+};
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct ub *u = ctx;
+	if (len >= sizeof(struct rc_event) && u->fn)
+		u->fn(u->ctx, data);
+	return 0;
+}
+
+static struct bpf_link *attach(struct bpf_program *p, pid_t pid, const char *path, uint64_t off,
+                               int ret, uint64_t cookie)
+{
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret, .bpf_cookie = cookie);
+	return bpf_program__attach_uprobe_opts(p, pid ? pid : -1, path, (size_t)off, &o);
+}
+
+static int ub_attach_f0(struct rc_backend *b, const char *path, uint64_t off, uint64_t rt)
+{
+	struct ub *u = (struct ub *)b;
+	(void)rt;
+	u->f0_in = attach(u->skel->progs.rc_f0_enter, b->pid, path, off, 0, 0);
+	if (!u->f0_in)
+		return -errno;
+	u->f0_out = attach(u->skel->progs.rc_f0_exit, b->pid, path, off, 1, 0);
+	return u->f0_out ? 0 : -errno;
+}
+
+static int ub_add_site(struct rc_backend *b, uint32_t id, const struct rc_site *s, const char *path,
+                       uint64_t off, uint64_t rt)
+{
+	struct ub *u = (struct ub *)b;
+	struct rc_bsite bs = {
+	    .kind = (unsigned char)((s->tail ? RC_K_TAIL : 0) | (s->indirect ? RC_K_IND : 0)),
+	    .is_mem = s->is_mem,
+	    .base = s->base,
+	    .index = s->index,
+	    .scale = s->scale,
+	    .disp = s->disp,
+	    .next_ip = rt + s->len};
+	if (bpf_map__update_elem(u->skel->maps.sites, &id, sizeof(id), &bs, sizeof(bs), BPF_ANY))
+		return -errno;
+	struct site_links *l = realloc(u->links, (u->nlinks + 1) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	u->links = l;
+	l = &u->links[u->nlinks];
+	*l = (struct site_links){.id = id};
+	l->enter = attach(u->skel->progs.rc_site_enter, b->pid, path, off, 0, id);
+	if (!l->enter)
+		return -errno;
+	/* Tail jumps end when the enclosing call returns: no return probe. */
+	if (!s->tail) {
+		l->ret = attach(u->skel->progs.rc_site_return, b->pid, path, off + s->len, 0, id);
+		if (!l->ret) {
+			int e = -errno;
+			bpf_link__destroy(l->enter);
+			return e;
+		}
+	}
+	u->nlinks++;
+	return 0;
+}
+
+static int ub_del_site(struct rc_backend *b, uint32_t id)
+{
+	struct ub *u = (struct ub *)b;
+	for (size_t i = 0; i < u->nlinks; i++) {
+		if (u->links[i].id != id)
+			continue;
+		bpf_link__destroy(u->links[i].enter);
+		bpf_link__destroy(u->links[i].ret);
+		u->links[i] = u->links[--u->nlinks];
+		bpf_map__delete_elem(u->skel->maps.sites, &id, sizeof(id), 0);
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int ub_add_edge(struct rc_backend *b, uint32_t parent, uint32_t site, uint32_t slot)
+{
+	struct ub *u = (struct ub *)b;
+	struct rc_ckey k = {parent, site};
+	return bpf_map__update_elem(u->skel->maps.children, &k, sizeof(k), &slot, sizeof(slot),
+	                            BPF_ANY)
+	           ? -errno
+	           : 0;
+}
+
+static int ub_del_edge(struct rc_backend *b, uint32_t parent, uint32_t site)
+{
+	struct ub *u = (struct ub *)b;
+	struct rc_ckey k = {parent, site};
+	return bpf_map__delete_elem(u->skel->maps.children, &k, sizeof(k), 0) ? -errno : 0;
+}
+
+static int ub_set_peak(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t gen)
+{
+	struct ub *u = (struct ub *)b;
+	u->skel->bss->peak_lo = lo;
+	u->skel->bss->peak_hi = hi;
+	__atomic_store_n(&u->skel->bss->gen, gen, __ATOMIC_SEQ_CST);
+	u->skel->bss->searching = 1;
+	return 0;
+}
+
+static int ub_poll(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx)
+{
+	struct ub *u = (struct ub *)b;
+	u->fn = fn;
+	u->ctx = ctx;
+	int n = ring_buffer__poll(u->rb, timeout_ms);
+	return n == -EINTR ? 0 : n;
+}
+
+static int ub_read_hist(struct rc_backend *b, uint64_t *buckets)
+{
+	struct ub *u = (struct ub *)b;
+	for (int i = 0; i < RC_HBUCKETS; i++)
+		buckets[i] = __atomic_load_n(&u->skel->bss->hist[i], __ATOMIC_RELAXED);
+	return 0;
+}
+
+static uint64_t ub_lost(struct rc_backend *b)
+{
+	return ((struct ub *)b)->skel->bss->lost;
+}
+
+static void ub_destroy(struct rc_backend *b)
+{
+	struct ub *u = (struct ub *)b;
+	for (size_t i = 0; i < u->nlinks; i++) {
+		bpf_link__destroy(u->links[i].enter);
+		bpf_link__destroy(u->links[i].ret);
+	}
+	free(u->links);
+	bpf_link__destroy(u->f0_in);
+	bpf_link__destroy(u->f0_out);
+	ring_buffer__free(u->rb);
+	rootcause_bpf__destroy(u->skel);
+	free(u);
+}
+
+static const struct rc_backend_ops ub_ops = {
+    .name = "uprobe",
+    .attach_f0 = ub_attach_f0,
+    .add_site = ub_add_site,
+    .del_site = ub_del_site,
+    .add_edge = ub_add_edge,
+    .del_edge = ub_del_edge,
+    .set_peak = ub_set_peak,
+    .poll = ub_poll,
+    .read_hist = ub_read_hist,
+    .lost = ub_lost,
+    .destroy = ub_destroy,
+};
+
+struct rc_backend *rc_uprobe_new(pid_t pid)
+{
+	struct ub *u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	u->base.ops = &ub_ops;
+	u->base.pid = pid;
+	u->skel = rootcause_bpf__open();
+	if (!u->skel) {
+		fprintf(stderr, "osprof rootcause: cannot open the BPF object: %s\n",
+		        strerror(errno));
+		free(u);
+		return NULL;
+	}
+	u->skel->rodata->targ_tgid = (uint32_t)pid;
+	int err = rootcause_bpf__load(u->skel);
+	if (!err)
+		err = rootcause_bpf__attach(u->skel); /* tracepoints only; uprobes come later */
+	if (err) {
+		fprintf(stderr,
+		        "osprof rootcause: loading the BPF program failed (%s); uprobes need root "
+		        "and a kernel with BTF\n",
+		        strerror(-err));
+		ub_destroy(&u->base);
+		return NULL;
+	}
+	u->rb = ring_buffer__new(bpf_map__fd(u->skel->maps.events), on_event, u, NULL);
+	if (!u->rb) {
+		fprintf(stderr, "osprof rootcause: ring buffer: %s\n", strerror(errno));
+		ub_destroy(&u->base);
+		return NULL;
+	}
+	return &u->base;
+}

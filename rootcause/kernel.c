@@ -1,0 +1,487 @@
+/* osprof rootcause --syscall: kernel-side attribution of one peak of a system
+ * call's latency (collect/bpf/rc_kernel.bpf.c). This kernel refuses fentry
+ * and has no kprobes, so DARC's descent through kernel functions cannot run
+ * here; instead every in-peak call's time is split into off-CPU intervals
+ * (blocking stack + the waker's stack), preemption, IRQs and on-CPU samples,
+ * and the paths that dominate the in-peak calls are reported with shares. */
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <osprof/osprof.h>
+#include <osprof/render.h>
+#include <sys/wait.h>
+#include "cli/cli.h"
+#include "collect/bpf/rc_kernel.h"
+#include "rc_kernel.skel.h"
+#include "rootcause/output.h"
+#include "rootcause/peaks.h"
+#include "rootcause/rootcause.h"
+
+static const struct {
+	const char *name;
+	int nr;
+} syscalls[] = {
+#include "rc_syscalls.h"
+};
+
+struct ksym {
+	uint64_t addr;
+	char *name;
+};
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void load_kallsyms(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	if (!f)
+		return;
+	char line[512];
+	size_t cap = 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, name[256];
+		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a)
+			continue;
+		if (type != 't' && type != 'T')
+			continue;
+		if (nksyms == cap) {
+			cap = cap ? cap * 2 : 65536;
+			struct ksym *k = realloc(ksyms, cap * sizeof(*k));
+			if (!k)
+				break;
+			ksyms = k;
+		}
+		ksyms[nksyms].addr = a;
+		ksyms[nksyms++].name = strdup(name);
+	}
+	fclose(f);
+	qsort(ksyms, nksyms, sizeof(*ksyms), cmp_ksym);
+}
+
+static const char *ksym(uint64_t a)
+{
+	size_t lo = 0, hi = nksyms;
+	while (lo < hi) {
+		size_t m = (lo + hi) / 2;
+		if (ksyms[m].addr <= a)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo ? ksyms[lo - 1].name : "?";
+}
+
+/* One root-cause path: an (activity, stack, waker stack, IRQ) class. */
+struct kpath {
+	uint32_t kind, n;
+	int stack, wstack;
+	char waker[16];
+	uint64_t ns, votes, calls;
+};
+
+struct kstate {
+	struct kpath *p;
+	size_t np;
+	uint64_t calls, lat_sum, unaccounted, unacc_votes, dropped;
+	unsigned want;
+};
+
+static struct kpath *kpath_get(struct kstate *k, const struct rck_entry *e)
+{
+	for (size_t i = 0; i < k->np; i++) {
+		struct kpath *p = &k->p[i];
+		if (p->kind == e->kind && p->stack == e->stack && p->wstack == e->waker_stack &&
+		    p->n == e->n)
+			return p;
+	}
+	struct kpath *v = realloc(k->p, (k->np + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	k->p = v;
+	struct kpath *p = &k->p[k->np++];
+	*p =
+	    (struct kpath){.kind = e->kind, .n = e->n, .stack = e->stack, .wstack = e->waker_stack};
+	memcpy(p->waker, e->waker, sizeof(p->waker));
+	p->waker[15] = 0;
+	return p;
+}
+
+static int on_call(void *ctx, void *data, size_t len)
+{
+	struct kstate *k = ctx;
+	const struct rck_call *c = data;
+	if (len < sizeof(*c) || k->calls >= k->want)
+		return 0;
+	k->calls++;
+	k->lat_sum += c->lat;
+	k->dropped += c->dropped;
+	uint64_t sum = 0, best = 0;
+	ptrdiff_t bp = -1; /* an index: kpath_get may move k->p */
+	for (unsigned i = 0; i < c->n && i < RCK_ENTRIES; i++) {
+		struct kpath *p = kpath_get(k, &c->e[i]);
+		if (!p)
+			continue;
+		p->ns += c->e[i].ns;
+		p->calls++;
+		sum += c->e[i].ns;
+		if (c->e[i].ns > best) {
+			best = c->e[i].ns;
+			bp = p - k->p;
+		}
+	}
+	uint64_t rest = c->lat > sum ? c->lat - sum : 0;
+	k->unaccounted += rest;
+	/* maxcount voting as in user space: the class holding most of this call */
+	if (rest > best)
+		k->unacc_votes++;
+	else if (bp >= 0)
+		k->p[bp].votes++;
+	return 0;
+}
+
+static const char *kind_name(uint32_t kind)
+{
+	static const char *const n[] = {"off-CPU", "preemption", "on-CPU", "IRQ", "softirq"};
+	return kind <= RCK_SOFTIRQ ? n[kind] : "?";
+}
+
+static int stack_ips(int fd, int id, uint64_t *ips)
+{
+	memset(ips, 0, 127 * sizeof(*ips));
+	if (id < 0 || bpf_map_lookup_elem(fd, &id, ips))
+		return 0;
+	int n = 0, skip = 0;
+	while (n < 127 && ips[n])
+		n++;
+	/* The innermost frames are the tracing glue (bpf_trace_run*, the
+	 * program itself): not part of the path. */
+	while (skip < n && !strncmp(ksym(ips[skip]), "bpf_", 4))
+		skip++;
+	memmove(ips, ips + skip, (size_t)(n - skip) * sizeof(*ips));
+	return n - skip;
+}
+
+/* Arrow chain, outermost frame first (stack maps store innermost first). */
+static void print_chain(FILE *out, int fd, int id, const char *sep)
+{
+	uint64_t ips[127];
+	int n = stack_ips(fd, id, ips);
+	if (!n) {
+		fputs("(no stack)", out);
+		return;
+	}
+	for (int i = n - 1; i >= 0; i--)
+		fprintf(out, "%s%s", ksym(ips[i]), i ? sep : "");
+}
+
+static void json_stack(FILE *out, int fd, int id)
+{
+	uint64_t ips[127];
+	int n = stack_ips(fd, id, ips);
+	fputc('[', out);
+	for (int i = n - 1; i >= 0; i--) {
+		fputc('"', out);
+		osp_json_string(out, ksym(ips[i]));
+		fprintf(out, "\"%s", i ? "," : "");
+	}
+	fputc(']', out);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	const struct kpath *x = a, *y = b;
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : 0;
+}
+
+static void status_of(const struct kpath *p, char *buf, size_t len)
+{
+	switch (p->kind) {
+	case RCK_OFFCPU:
+		snprintf(buf, len, "root cause: blocked");
+		break;
+	case RCK_PREEMPT:
+		snprintf(buf, len, "preemption");
+		break;
+	case RCK_ONCPU:
+		snprintf(buf, len, "root cause: on-CPU");
+		break;
+	case RCK_IRQ:
+		snprintf(buf, len, "IRQ %u", p->n);
+		break;
+	default:
+		snprintf(buf, len, "softirq %u", p->n);
+	}
+}
+
+static void report(FILE *out, struct kstate *k, int fd, const struct rc_opts *o,
+                   const struct rc_info *in, const char *sys)
+{
+	qsort(k->p, k->np, sizeof(*k->p), cmp_path);
+	double tot = k->lat_sum ? (double)k->lat_sum : 1;
+	if (o->folded) {
+		for (size_t i = 0; i < k->np; i++) {
+			struct kpath *p = &k->p[i];
+			uint64_t ips[127];
+			int n = stack_ips(fd, p->stack, ips);
+			fputs(sys, out);
+			for (int j = n - 1; j >= 0; j--)
+				fprintf(out, ";%s", ksym(ips[j]));
+			char st[64];
+			status_of(p, st, sizeof(st));
+			for (char *c = st; *c; c++)
+				if (*c == ' ')
+					*c = '_';
+			fprintf(out, ";[%s] %" PRIu64 "\n", st, p->ns);
+		}
+		if (k->unaccounted)
+			fprintf(out, "%s;[on-CPU_unsampled] %" PRIu64 "\n", sys, k->unaccounted);
+		return;
+	}
+	if (o->json) {
+		fputs("{\"version\":1,\"f0\":\"", out);
+		osp_json_string(out, in->f0);
+		fprintf(out, "\",\"backend\":\"kernel\",\"finished\":%s",
+		        k->calls >= k->want ? "true" : "false");
+		fprintf(
+		    out,
+		    ",\"peak\":{\"number\":%d,\"bucket_lo\":%d,\"bucket_hi\":%d,\"lo_ns\":%" PRIu64
+		    ",\"hi_ns\":%" PRIu64 "}",
+		    in->peak, in->blo, in->bhi, (uint64_t)1 << in->blo,
+		    (uint64_t)(2ull << in->bhi) - 1);
+		fprintf(out,
+		        ",\"in_peak_calls\":%" PRIu64
+		        ",\"histogram\":{\"unit\":\"log2_ns\",\"buckets\":[",
+		        k->calls);
+		for (int i = 0; i < RC_HBUCKETS; i++)
+			fprintf(out, "%s%" PRIu64, i ? "," : "", in->hist[i]);
+		fputs("]},\"tree\":null,\"kernel_paths\":[", out);
+		for (size_t i = 0; i < k->np; i++) {
+			struct kpath *p = &k->p[i];
+			char st[64];
+			status_of(p, st, sizeof(st));
+			fprintf(out,
+			        "%s{\"kind\":\"%s\",\"status\":\"%s\",\"irq\":%u,\"ns\":%" PRIu64
+			        ",\"share\":%.4f,\"votes\":%" PRIu64 ",\"calls\":%" PRIu64
+			        ",\"stack\":",
+			        i ? "," : "", kind_name(p->kind), st, p->n, p->ns,
+			        (double)p->ns / tot, p->votes, p->calls);
+			json_stack(out, fd, p->stack);
+			fputs(",\"waker\":\"", out);
+			osp_json_string(out, p->waker);
+			fputs("\",\"waker_stack\":", out);
+			json_stack(out, fd, p->wstack);
+			fputc('}', out);
+		}
+		fprintf(out,
+		        "],\"unaccounted_ns\":%" PRIu64 ",\"unaccounted_votes\":%" PRIu64 "}\n",
+		        k->unaccounted, k->unacc_votes);
+		return;
+	}
+	char lo[32], hi[32];
+	osp_format_ns(1ull << in->blo, lo, sizeof(lo));
+	osp_format_ns((2ull << in->bhi) - 1, hi, sizeof(hi));
+	fprintf(out, "\nkernel root-cause paths of peak %d of %s (buckets %d-%d: %s .. %s)\n",
+	        in->peak, in->f0, in->blo, in->bhi, lo, hi);
+	fprintf(out,
+	        "in-peak calls: %" PRIu64 "; share = part of their total latency, maxcount = calls "
+	        "in which the path held most of the time\n",
+	        k->calls);
+	for (size_t i = 0; i < k->np; i++) {
+		struct kpath *p = &k->p[i];
+		if (p->ns * 100 < k->lat_sum && i >= 3)
+			continue; /* under 1%: noise */
+		char st[64];
+		status_of(p, st, sizeof(st));
+		fprintf(out, "%s  share %.1f%%, maxcount %" PRIu64 "/%" PRIu64 "  [%s]\n", sys,
+		        100.0 * (double)p->ns / tot, p->votes, k->calls, st);
+		if (p->kind == RCK_OFFCPU || p->kind == RCK_PREEMPT || p->kind == RCK_ONCPU) {
+			fputs("   -> ", out);
+			print_chain(out, fd, p->stack, " -> ");
+			fputc('\n', out);
+		}
+		if (p->kind == RCK_OFFCPU && p->wstack >= 0) {
+			fprintf(out, "      woken by %s: ", p->waker[0] ? p->waker : "?");
+			print_chain(out, fd, p->wstack, " -> ");
+			fputc('\n', out);
+		}
+	}
+	if (k->unaccounted)
+		fprintf(out,
+		        "%s  share %.1f%%, maxcount %" PRIu64 "/%" PRIu64
+		        "  [on-CPU between samples]\n",
+		        sys, 100.0 * (double)k->unaccounted / tot, k->unacc_votes, k->calls);
+	if (k->dropped)
+		fprintf(out, "(%" PRIu64 " activity records did not fit the per-call buffer)\n",
+		        k->dropped);
+}
+
+static int open_sampling(struct rc_kernel_bpf *skel, struct bpf_link ***links, int *nl)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0)
+		return -EINVAL;
+	*links = calloc((size_t)ncpu, sizeof(**links));
+	if (!*links)
+		return -ENOMEM;
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct perf_event_attr a = {.type = PERF_TYPE_SOFTWARE,
+		                            .config = PERF_COUNT_SW_CPU_CLOCK,
+		                            .size = sizeof(a),
+		                            .sample_period = skel->rodata->sample_ns};
+		int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			continue; /* offline CPU */
+		(*links)[*nl] = bpf_program__attach_perf_event(skel->progs.rck_sample, fd);
+		if (!(*links)[*nl]) {
+			close(fd);
+			continue;
+		}
+		(*nl)++;
+	}
+	return *nl ? 0 : -ENODEV;
+}
+
+int rc_kernel_run(struct rc_opts *o)
+{
+	int nr = -1;
+	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+		if (!strcmp(syscalls[i].name, o->syscall))
+			nr = syscalls[i].nr;
+	if (nr < 0)
+		return osp_usage_err("rootcause",
+		                     "--syscall: '%s' is not a system call of this "
+		                     "machine",
+		                     o->syscall);
+	int is_child = o->cmd != NULL, gate = -1, ret = OSP_EXIT_FAIL, status = 0;
+	if (is_child && (o->pid = rc_child_start(o->cmd, NULL, &gate)) < 0) {
+		osp_err("rootcause: fork: %s", strerror(errno));
+		return OSP_EXIT_FAIL;
+	}
+	struct rc_kernel_bpf *skel = rc_kernel_bpf__open();
+	struct bpf_link **links = NULL;
+	int nl = 0;
+	struct ring_buffer *rb = NULL;
+	struct kstate k = {.want = o->p.decision_time};
+	if (!skel)
+		goto out;
+	skel->rodata->targ_tgid = (uint32_t)o->pid;
+	skel->rodata->targ_nr = nr;
+	int err = rc_kernel_bpf__load(skel);
+	if (!err)
+		err = rc_kernel_bpf__attach(skel);
+	if (err) {
+		osp_err("rootcause: loading the kernel-side BPF program failed (%s); it needs "
+		        "root and BTF",
+		        strerror(-err));
+		goto out;
+	}
+	if (open_sampling(skel, &links, &nl))
+		fprintf(stderr, "osprof rootcause: no cpu-clock sampling: on-CPU time is reported "
+		                "without stacks\n");
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.calls), on_call, &k, NULL);
+	if (!rb)
+		goto out;
+	load_kallsyms();
+	if (is_child) {
+		rc_child_release(gate);
+		gate = -1;
+	}
+	uint64_t hist[RC_HBUCKETS] = {0}, total = 0;
+	while (!rc_stop) {
+		ring_buffer__poll(rb, 50);
+		total = 0;
+		for (int i = 0; i < RC_HBUCKETS; i++)
+			total += (hist[i] = skel->bss->hist[i]);
+		if (total >= o->p.start_ops)
+			break;
+		if (!rc_target_alive(o->pid, is_child, &status)) {
+			osp_err("rootcause: target exited after %" PRIu64
+			        " of %u calls (--start-ops)",
+			        total, o->p.start_ops);
+			goto out;
+		}
+	}
+	char f0[96];
+	snprintf(f0, sizeof(f0), "syscall:%s", o->syscall);
+	FILE *info = (o->json || o->folded) ? stderr : stdout;
+	rc_print_hist(info, f0, hist, RC_HBUCKETS); /* also when interrupted */
+	if (rc_stop)
+		goto out;
+	struct rc_peak pk[RC_MAX_PEAKS];
+	int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
+	int want = o->peak ? o->peak : rc_auto_peak(pk, np);
+	if (want < 1 || want > np) {
+		osp_err("rootcause: --peak %d: the histogram has %d peak%s", o->peak, np,
+		        np == 1 ? "" : "s");
+		ret = OSP_EXIT_USAGE;
+		goto out;
+	}
+	struct rc_info in = {.f0 = f0,
+	                     .backend = "kernel",
+	                     .peak = want,
+	                     .blo = pk[want - 1].lo,
+	                     .bhi = pk[want - 1].hi,
+	                     .hist = hist};
+	fprintf(info, "attributing peak %d (buckets %d-%d) to kernel paths over %u in-peak calls\n",
+	        want, in.blo, in.bhi, k.want);
+	fflush(info);
+	skel->bss->peak_lo = 1ull << in.blo;
+	skel->bss->peak_hi = (2ull << in.bhi) - 1;
+	__atomic_store_n(&skel->bss->searching, 1, __ATOMIC_RELEASE);
+	while (!rc_stop && k.calls < k.want) {
+		ring_buffer__poll(rb, 100);
+		if (!rc_target_alive(o->pid, is_child, &status)) {
+			ring_buffer__poll(rb, 0);
+			break;
+		}
+	}
+	skel->bss->searching = 0;
+	if (k.calls < k.want)
+		osp_err("rootcause: only %" PRIu64 " of %u in-peak calls seen", k.calls, k.want);
+	if (skel->bss->lost)
+		osp_err("rootcause: %" PRIu64 " in-peak calls lost (ring buffer full)",
+		        (uint64_t)skel->bss->lost);
+	report(stdout, &k, bpf_map__fd(skel->maps.stacks), o, &in, o->syscall);
+	fflush(stdout);
+	ret = k.calls >= k.want ? OSP_EXIT_OK : OSP_EXIT_FAIL;
+out:
+	ring_buffer__free(rb);
+	for (int i = 0; i < nl; i++)
+		bpf_link__destroy(links[i]);
+	free(links);
+	rc_kernel_bpf__destroy(skel);
+	free(k.p);
+	if (gate >= 0)
+		close(gate);
+	if (is_child && o->pid > 0 && rc_target_alive(o->pid, 1, &status)) {
+		if (!rc_stop)
+			fprintf(
+			    stderr,
+			    "osprof rootcause: probes removed; waiting for the command (pid %d) "
+			    "to exit\n",
+			    (int)o->pid);
+		int killed = 0;
+		for (;;) {
+			if (rc_stop && !killed++)
+				kill(o->pid, SIGTERM);
+			if (waitpid(o->pid, &status, 0) >= 0 || errno != EINTR)
+				break;
+		}
+	}
+	return ret;
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# osprof rootcause --syscall, I/O wait: fsync(2) of a 4 KiB write on an ext4
+# file system on a loop device (tests/progs/rc_fsync.c). The peak must be
+# attributed to a blocked path inside ext4_sync_file, woken by the I/O
+# completion or the journal thread.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
+need_root
+need_btf
+command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 missing"
+img=$TMP/rootcause-fsync.img
+mnt=$TMP/rootcause-fsync.mnt
+dev=
+cleanup() {
+	mountpoint -q "$mnt" && umount "$mnt"
+	[ -n "$dev" ] && losetup -d "$dev"
+	rm -rf "$TMP"
+}
+trap cleanup EXIT
+truncate -s 64M "$img"
+mkfs.ext4 -q -F "$img" || fail "mkfs.ext4"
+dev=$(losetup -f --show "$img") || skip "no loop device"
+mkdir -p "$mnt"
+mount "$dev" "$mnt" || fail "mount $dev"
+
+rc_run_cmd "$TMP/json" --syscall fsync --start-ops 100 --json -- "$PROGS/rc_fsync" "$mnt/f" 0
+python3 - "$TMP/json" <<'PY' || fail "fsync attribution"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["finished"] and d["backend"] == "kernel", d
+top = max(d["kernel_paths"], key=lambda p: p["ns"])
+assert top["kind"] == "off-CPU" and top["share"] > 0.5, top
+assert "ext4_sync_file" in top["stack"], top["stack"]
+io = ("jbd2", "blk", "bio", "io_schedule", "wait_on", "end_", "nvme", "virtblk", "loop")
+assert any(any(k in f for k in io) for f in top["stack"] + top["waker_stack"]), top
+PY
