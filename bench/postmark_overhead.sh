@@ -9,7 +9,7 @@
 # (and other users' I/O on it) does not add noise to the comparison.
 # Prints median elapsed and system time of each and the overhead ratios
 # (target: <= 2% elapsed). Needs root, mkfs.ext4, losetup.
-# Usage: bench/postmark_overhead.sh [FILES] [TRANSACTIONS] [ROUNDS]
+# Usage: [OSPROF_LAYERS=L,L] bench/postmark_overhead.sh [FILES] [TRANSACTIONS] [ROUNDS]
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BUILD=${BUILD:-$ROOT/build}
@@ -39,7 +39,7 @@ printf 'set location %s\nset number %s\nset transactions %s\nrun\nquit\n' "$TMP/
 # Prints "ELAPSED SYSTEM" seconds of one postmark run.
 one() {
 	if [ "$1" = osprof ]; then
-		"$OSPROF" run -o "$TMP/pm.osp" -- /usr/bin/time -f "%e %S" -o "$TMP/t" postmark "$TMP/cfg" >/dev/null 2>"$TMP/err" ||
+		"$OSPROF" run ${OSPROF_LAYERS:+-l "$OSPROF_LAYERS"} -o "$TMP/pm.osp" -- /usr/bin/time -f "%e %S" -o "$TMP/t" postmark "$TMP/cfg" >/dev/null 2>"$TMP/err" ||
 			{ echo "postmark_overhead: osprof run failed: $(tail -1 "$TMP/err")" >&2; exit 1; }
 	else
 		/usr/bin/time -f "%e %S" -o "$TMP/t" postmark "$TMP/cfg" >/dev/null
