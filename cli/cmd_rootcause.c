@@ -306,6 +306,7 @@ static int run_func(struct rc_opts *o)
 	}
 	fprintf(info, "searching peak %d (buckets %d-%d) with %s probes\n", in.peak, in.blo, in.bhi,
 	        be->ops->name);
+	fflush(info); /* progress, also when stdout is a file or a pipe */
 	uint64_t lo = 1ull << in.blo, hi = (2ull << in.bhi) - 1;
 	rc = resumed ? rc_search_resume(&s, lo, hi) : rc_search_start(&s, lo, hi);
 	if (rc) {

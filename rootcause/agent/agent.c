@@ -33,6 +33,14 @@ void darc_enter_asm(void) HIDDEN;
 void darc_ret_asm(void) HIDDEN;
 
 static struct rc_shm *shm;
+/* Set in a forked child: the PID filter of this backend (only the process
+ * that claimed the channel records; frames already pushed still return). */
+static volatile int forked;
+
+static void on_fork_child(void)
+{
+	forked = 1;
+}
 
 struct frame {
 	uint64_t ret, start;
@@ -68,6 +76,8 @@ static uint32_t edge(uint32_t parent, uint32_t site)
 HIDDEN void darc_c_enter(uint32_t site, uint64_t *retslot)
 {
 	struct thr *t = thr;
+	if (forked)
+		return;
 	if (site == 0) { /* f0 */
 		if (!t) {
 			t = thr = calloc(1, sizeof(*t));
@@ -103,7 +113,7 @@ HIDDEN void darc_c_enter(uint32_t site, uint64_t *retslot)
 static void finish_f0(struct thr *t, uint64_t cycles)
 {
 	uint64_t mult = __atomic_load_n(&shm->tsc_mult, __ATOMIC_RELAXED);
-	if (mult) {
+	if (mult && !forked) {
 		uint64_t ns = (uint64_t)(((unsigned __int128)cycles * mult) >> 32);
 		unsigned b = ns ? 63u - (unsigned)__builtin_clzll(ns) : 0;
 		__atomic_fetch_add(&shm->hist[b], 1, __ATOMIC_RELAXED);
@@ -491,6 +501,7 @@ __attribute__((constructor)) static void darc_agent_init(void)
 		__atomic_store_n(&s->ready, 2, __ATOMIC_RELEASE);
 		return;
 	}
+	pthread_atfork(NULL, NULL, on_fork_child);
 	pthread_t th;
 	pthread_attr_t at;
 	pthread_attr_init(&at);
