@@ -20,3 +20,7 @@ $(BUILD)/gen/%.skel.h: $(BUILD)/gen/%.bpf.o
 	$(BPFTOOL) gen skeleton $< > $@.tmp && mv $@.tmp $@
 
 $(CLI_OBJS): $(BPF_SKELS)
+
+# Keep the objects: without this make deletes them as intermediates and every
+# build regenerates the skeletons and recompiles the CLI.
+.SECONDARY: $(BPF_OBJS)
