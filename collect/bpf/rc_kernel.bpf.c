@@ -9,6 +9,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "rc_kernel.h"
+#include "osp_bucket.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -60,34 +61,6 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 8 << 20);
 } calls SEC(".maps");
-
-static __always_inline __u32 log2u(__u64 v)
-{
-	__u32 r = 0;
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r;
-}
 
 struct merge_ctx {
 	struct tstate *t;
@@ -193,7 +166,7 @@ int BPF_PROG(rck_exit, struct pt_regs *regs, long ret)
 		return 0;
 	t->active = 0;
 	__u64 lat = bpf_ktime_get_ns() - t->start;
-	__sync_fetch_and_add(&hist[log2u(lat) & (RCK_HBUCKETS - 1)], 1);
+	__sync_fetch_and_add(&hist[osp_bpf_msb(lat) & (RCK_HBUCKETS - 1)], 1);
 	if (!searching || lat < peak_lo || lat > peak_hi)
 		return 0; /* not in the peak: the buffered stacks are dropped */
 	t->c.lat = lat;

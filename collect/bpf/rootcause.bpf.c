@@ -13,6 +13,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "rootcause.h"
+#include "osp_bucket.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -70,34 +71,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct irqstate);
 } irqs SEC(".maps");
-
-static __always_inline __u32 log2u(__u64 v)
-{
-	__u32 r = 0;
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r;
-}
 
 static __always_inline struct rc_thread *cur_thread(__u32 *tidp)
 {
@@ -199,7 +172,7 @@ int rc_f0_exit(struct pt_regs *ctx)
 		close_frame(t, &t->stk[(sp - 1) & (RC_STACK - 1)], now);
 		t->sp = sp - 1;
 	}
-	__sync_fetch_and_add(&hist[log2u(lat) & (RC_HBUCKETS - 1)], 1);
+	__sync_fetch_and_add(&hist[osp_bpf_msb(lat) & (RC_HBUCKETS - 1)], 1);
 	if (searching && lat >= peak_lo && lat <= peak_hi && t->gen == gen) {
 		struct rc_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 		if (e) {
