@@ -163,17 +163,9 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 {
 	const struct osp_profile **v = NULL;
 	struct osp_set *extra = NULL;
-	long n = osp_vm_select_ab(a, o->b, o->op, o->top, &v, &extra);
-	if (n < 0) {
-		snprintf(err, errlen, "out of memory");
+	long n = osp_vm_select_plot(a, o, &v, &extra, err, errlen);
+	if (n < 0)
 		return -1;
-	}
-	if (n == 0 && o->op) {
-		snprintf(err, errlen, "--op '%s': no profile matches", o->op);
-		free(v);
-		osp_set_free(extra);
-		return -1;
-	}
 	int blo = 1, bhi = 0;
 	long rows = 0;
 	for (long i = 0; i < n; i++) {

@@ -386,17 +386,9 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 {
 	const struct osp_profile **v = NULL;
 	struct osp_set *extra = NULL;
-	long n = osp_vm_select_ab(a, o->b, o->op, o->top, &v, &extra);
-	if (n < 0) {
-		snprintf(err, errlen, "out of memory");
+	long n = osp_vm_select_plot(a, o, &v, &extra, err, errlen);
+	if (n < 0)
 		return -1;
-	}
-	if (n == 0 && o->op) {
-		snprintf(err, errlen, "--op '%s': no profile matches", o->op);
-		free(v);
-		osp_set_free(extra);
-		return -1;
-	}
 	if (o->heatmap > 0 && !a->slice_ns) {
 		snprintf(err, errlen,
 		         "--heatmap: the profile set is not time-sliced (record with -i)");

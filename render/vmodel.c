@@ -1,7 +1,9 @@
 /* View model: statistics and selection shared by every graphical view. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <osprof/views.h>
 #include "render/vmodel.h"
 
 void osp_vm_totals(const struct osp_set *s, struct osp_vm_totals *t)
@@ -194,4 +196,24 @@ uint64_t osp_vm_slice_max(const struct osp_profile *p)
 			if (p->slices[i].buckets[k] > m)
 				m = p->slices[i].buckets[k];
 	return m;
+}
+
+long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
+                        const struct osp_profile ***out, struct osp_set **extra, char *err,
+                        size_t errlen)
+{
+	long n = osp_vm_select_ab(a, o->b, o->op, o->top, out, extra);
+	if (n < 0) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	if (n == 0 && o->op) {
+		snprintf(err, errlen, "--op '%s': no profile matches", o->op);
+		free(*out);
+		*out = NULL;
+		osp_set_free(*extra);
+		*extra = NULL;
+		return -1;
+	}
+	return n;
 }
