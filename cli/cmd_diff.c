@@ -80,30 +80,13 @@ static int pct_arg(const char *flag, const char *arg, double *out)
 	return 0;
 }
 
-static void json_profile(FILE *out, const struct osp_profile *p)
-{
-	fputs("\"layer\":\"", out);
-	osp_json_string(out, p->layer);
-	fputs("\",\"op\":\"", out);
-	osp_json_string(out, p->op);
-	fputs("\",\"dims\":{", out);
-	for (unsigned i = 0; i < p->ndims; i++) {
-		fputs(i ? ",\"" : "\"", out);
-		osp_json_string(out, p->dims[i].name);
-		fputs("\":\"", out);
-		osp_json_string(out, p->dims[i].value);
-		fputc('"', out);
-	}
-	fputc('}', out);
-}
-
 static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const struct osp_diff_entry *e = &d->e[i];
 		const struct osp_profile *p = e->a ? e->a : e->b;
 		printf("{\"rank\":%zu,", i + 1);
-		json_profile(stdout, p);
+		osp_json_profile_key(stdout, p);
 		printf(",\"verdict\":\"%s\",\"metric\":\"%s\"", osp_verdict_name(e->verdict),
 		       osp_metric_name(o->metric));
 		if (e->a && e->b) {

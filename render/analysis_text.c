@@ -134,19 +134,9 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 	struct peaks ps;
 	if (peaks_get(p, pv, &ps))
 		return;
-	fputs("{\"layer\":\"", out);
-	osp_json_string(out, p->layer);
-	fputs("\",\"op\":\"", out);
-	osp_json_string(out, p->op);
-	fputs("\",\"dims\":{", out);
-	for (unsigned i = 0; i < p->ndims; i++) {
-		fputs(i ? ",\"" : "\"", out);
-		osp_json_string(out, p->dims[i].name);
-		fputs("\":\"", out);
-		osp_json_string(out, p->dims[i].value);
-		fputc('"', out);
-	}
-	fprintf(out, "},\"unit\":\"%s\",\"count\":%" PRIu64 ",\"total\":%" PRIu64,
+	fputc('{', out);
+	osp_json_profile_key(out, p);
+	fprintf(out, ",\"unit\":\"%s\",\"count\":%" PRIu64 ",\"total\":%" PRIu64,
 	        osp_unit_name(p->unit), p->hist.count, p->hist.total);
 	if (pv && p->unit == OSP_UNIT_NS)
 		fprintf(out,

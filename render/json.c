@@ -14,6 +14,23 @@ void osp_json_string(FILE *out, const char *s)
 	}
 }
 
+void osp_json_profile_key(FILE *out, const struct osp_profile *p)
+{
+	fputs("\"layer\":\"", out);
+	osp_json_string(out, p->layer);
+	fputs("\",\"op\":\"", out);
+	osp_json_string(out, p->op);
+	fputs("\",\"dims\":{", out);
+	for (unsigned i = 0; i < p->ndims; i++) {
+		fputs(i ? ",\"" : "\"", out);
+		osp_json_string(out, p->dims[i].name);
+		fputs("\":\"", out);
+		osp_json_string(out, p->dims[i].value);
+		fputc('"', out);
+	}
+	fputc('}', out);
+}
+
 static void json_kv(FILE *out, const char *k, const char *v)
 {
 	fputs(",\"", out);

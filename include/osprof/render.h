@@ -39,6 +39,9 @@ void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts 
 /* CSV: a header row, then one row per profile with one column per bucket. */
 void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
 
+/* Writes the key of p as JSON members (no braces):
+ * "layer":"...","op":"...","dims":{"name":"value",...} */
+void osp_json_profile_key(FILE *out, const struct osp_profile *p);
 /* Writes s JSON-escaped (without quotes). */
 void osp_json_string(FILE *out, const char *s);
 
