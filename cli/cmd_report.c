@@ -4,6 +4,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include <osprof/render.h>
+#include <osprof/analysis.h>
 
 static const char usage[] =
     "usage: osprof report [OPTIONS] FILE\n\n"
@@ -22,6 +23,25 @@ static const char usage[] =
     "      --summary      summary table only\n"
     "      --json         NDJSON: one object per profile\n"
     "      --csv          CSV: one row per profile, one column per bucket\n";
+
+/* Analysis under the text report: "likely nested" count matches after the
+ * summary, the peaks (with characteristic-time matches from the default
+ * calibration) under each histogram. */
+static void report_hints(FILE *out, const struct osp_set *s, void *ctx)
+{
+	struct osp_nest_hint *h;
+	long n = osp_nesting_hints(s, -1, &h);
+	(void)ctx;
+	if (n > 0)
+		osp_print_nest_hints(out, h, (size_t)n);
+	if (n >= 0)
+		free(h);
+}
+
+static void report_peaks(FILE *out, const struct osp_profile *p, void *ctx)
+{
+	osp_print_peak_table(out, p, ctx, NULL);
+}
 
 enum { OPT_PCT = 256, OPT_TOP, OPT_SLICES, OPT_JSON, OPT_CSV, OPT_SUMMARY };
 
@@ -113,8 +133,14 @@ int cmd_report(int argc, char **argv)
 		osp_render_json(stdout, s, &o);
 	else if (format == OPT_CSV)
 		osp_render_csv(stdout, s, &o);
-	else
+	else {
+		struct osp_set *calib = osp_calib_load_default();
+		o.after_summary = report_hints;
+		o.after_hist = report_peaks;
+		o.ctx = calib;
 		osp_render_text(stdout, s, &o);
+		osp_set_free(calib);
+	}
 	osp_set_free(s);
 	return fflush(stdout) ? OSP_EXIT_FAIL : OSP_EXIT_OK;
 }

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <osprof/clock.h>
@@ -202,11 +203,20 @@ int osp_bpf_share_maps(struct bpf_object *obj)
 	return 0;
 }
 
+static __u64 thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (__u64)ts.tv_sec * 1000000000ull + (__u64)ts.tv_nsec;
+}
+
 /* Cost of one empty probe: the same syscall loop timed without and with
- * empty programs on sys_enter and sys_exit (best of several rounds). */
+ * empty programs on sys_enter and sys_exit, best of several rounds. Thread
+ * CPU time, not wall time, so that other load on the machine (which only
+ * delays the loop) does not count; the probes run on the thread's CPU time. */
 static __u64 calibrate(enum osp_attach_mode mode)
 {
-	enum { N = 20000, ROUNDS = 3 };
+	enum { N = 20000, ROUNDS = 5 };
 	int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return 0;
@@ -223,11 +233,11 @@ static __u64 calibrate(enum osp_attach_mode mode)
 		if (with && osp_floor_bpf__attach(f))
 			goto out;
 		for (int r = 0; r < ROUNDS; r++) {
-			__u64 t0 = osp_now_ns();
+			__u64 t0 = thread_cpu_ns();
 			for (int i = 0; i < N; i++)
 				if (read(fd, &c, 0) < 0)
 					break;
-			__u64 dt = osp_now_ns() - t0;
+			__u64 dt = thread_cpu_ns() - t0;
 			if (dt < best[with])
 				best[with] = dt;
 		}
@@ -242,7 +252,7 @@ out:
 
 static void store_common_meta(struct osp_session *s)
 {
-	if (s->set && common.probe_cost)
+	if (s->set)
 		osp_set_metaf(s->set, "probe_cost_ns", "%llu",
 		              (unsigned long long)common.probe_cost);
 }

@@ -28,11 +28,20 @@ struct ksyms *ksyms_load(void)
 		fprintf(stderr, "osprof: cannot read /proc/kallsyms: %s\n", strerror(errno));
 		return NULL;
 	}
+	struct ksyms *k = ksyms_read(f, "/proc/kallsyms");
+	fclose(f);
+	return k;
+}
+
+struct ksyms *ksyms_read(FILE *f, const char *fname)
+{
 	struct ksyms *k = calloc(1, sizeof(*k));
 	size_t cap = 0;
 	char line[512], name[256], type;
 	unsigned long long addr;
-	while (k && fgets(line, sizeof(line), f)) {
+	if (!k)
+		goto nomem;
+	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3 || !addr ||
 		    (type != 't' && type != 'T'))
 			continue;
@@ -47,24 +56,18 @@ struct ksyms *ksyms_load(void)
 			goto nomem;
 		k->v[k->n++].addr = addr;
 	}
-	fclose(f);
-	if (!k) {
-		fprintf(stderr, "osprof: out of memory reading /proc/kallsyms\n");
-		return NULL;
-	}
 	if (k->n == 0) {
-		fprintf(
-		    stderr,
-		    "osprof: /proc/kallsyms shows no addresses (kptr_restrict?): run as root\n");
+		fprintf(stderr,
+		        "osprof: %s shows no function addresses (kptr_restrict?): run as root\n",
+		        fname);
 		ksyms_free(k);
 		return NULL;
 	}
 	qsort(k->v, k->n, sizeof(*k->v), cmp);
 	return k;
 nomem:
-	fclose(f);
 	ksyms_free(k);
-	fprintf(stderr, "osprof: out of memory reading /proc/kallsyms\n");
+	fprintf(stderr, "osprof: out of memory reading %s\n", fname);
 	return NULL;
 }
 

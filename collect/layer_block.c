@@ -52,7 +52,7 @@ static void block_destroy(struct osp_session *s, int slot)
 	s->layer_state[slot] = NULL;
 }
 
-static int block_prepare(struct osp_session *s, int slot)
+static int block_prepare_(struct osp_session *s, int slot)
 {
 	int rc = osp_bpf_check("block");
 	if (rc)
@@ -82,6 +82,15 @@ static int block_prepare(struct osp_session *s, int slot)
 		return rc;
 	}
 	return 0;
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int block_prepare(struct osp_session *s, int slot)
+{
+	int rc = block_prepare_(s, slot);
+	if (rc)
+		block_destroy(s, slot);
+	return rc;
 }
 
 static int block_attach(struct osp_session *s, int slot)

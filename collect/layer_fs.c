@@ -1,23 +1,33 @@
 /* fs layer: the start/end tracepoint pairs of the file systems of this kernel,
  * discovered in tracefs (collect/fs_events.c) and timed per thread by one BPF
  * program attached to every event with a cookie naming the pair and side;
- * plus kernel functions by name with --func (collect/kfunc.c). */
+ * plus kernel functions by name with --func (collect/kfunc.c).
+ *
+ * The program is a raw tracepoint where the kernel takes a cookie for those
+ * (6.10+: cheaper to fire, and detaching does not wait for an RCU grace
+ * period per event), else a perf-event tracepoint. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+#include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
 #include "collect/fs_events.h"
 #include "collect/kfunc.h"
+#include "collect/kl_util.h"
 #include "fs.skel.h"
 
 struct fs_state {
 	struct fs_pairs pairs;
 	struct fs_bpf *skel;
-	struct bpf_link **links;
+	struct bpf_link **links; /* perf-event tracepoints */
 	size_t nlinks;
+	int *rawfds; /* raw tracepoint links */
+	size_t nraw;
+	int raw_ok; /* the raw_tp program loaded (the kernel allows cookies) */
 	struct kfuncs *kfuncs;
 	struct osp_bpf_stats stats;
 	int acquired;
@@ -35,9 +45,10 @@ static void fs_destroy(struct osp_session *s, int slot)
 	struct fs_state *st = s->layer_state[slot];
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->nlinks; i++)
-		bpf_link__destroy(st->links[i]);
-	free(st->links);
+	kl_links_destroy(st->links, st->nlinks);
+	for (size_t i = 0; i < st->nraw; i++)
+		close(st->rawfds[i]);
+	free(st->rawfds);
 	fs_bpf__destroy(st->skel);
 	kfuncs_free(st->kfuncs);
 	fs_pairs_free(&st->pairs);
@@ -47,7 +58,7 @@ static void fs_destroy(struct osp_session *s, int slot)
 	s->layer_state[slot] = NULL;
 }
 
-static int fs_prepare(struct osp_session *s, int slot)
+static int fs_prepare_(struct osp_session *s, int slot)
 {
 	int rc = osp_bpf_check("fs");
 	if (rc)
@@ -73,22 +84,77 @@ static int fs_prepare(struct osp_session *s, int slot)
 		        tfs, only() ? " for OSPROF_FS_SUBSYS=" : "", only() ? only() : "");
 		return -ENOENT;
 	}
-	if (!(st->skel = fs_bpf__open())) {
-		rc = -errno;
-		fprintf(stderr, "osprof: fs: cannot open the BPF object: %s\n", strerror(errno));
-		return rc;
+	/* With the raw_tp program first; a kernel without raw_tp cookies refuses
+	 * bpf_get_attach_cookie there, and the object is loaded again without. */
+	/* OSPROF_ATTACH=tracepoint forces the fallback (tests use it). */
+	const char *force = getenv("OSPROF_ATTACH");
+	st->raw_ok = !(force && !strcmp(force, "tracepoint"));
+	for (;; st->raw_ok = 0) {
+		if (!(st->skel = fs_bpf__open())) {
+			rc = -errno;
+			fprintf(stderr, "osprof: fs: cannot open the BPF object: %s\n",
+			        strerror(errno));
+			return rc;
+		}
+		if ((rc = OSP_BPF_SETUP(st->skel, s)))
+			return rc;
+		bpf_program__set_autoload(st->skel->progs.fs_event_raw, st->raw_ok);
+		libbpf_print_fn_t old = st->raw_ok ? libbpf_set_print(NULL) : NULL;
+		rc = fs_bpf__load(st->skel);
+		if (st->raw_ok)
+			libbpf_set_print(old);
+		if (!rc)
+			return 0;
+		fs_bpf__destroy(st->skel);
+		st->skel = NULL;
+		if (!st->raw_ok) {
+			fprintf(stderr, "osprof: fs: cannot load the BPF object: %s\n",
+			        strerror(-rc));
+			return rc;
+		}
 	}
-	if ((rc = OSP_BPF_SETUP(st->skel, s)))
-		return rc;
-	if ((rc = fs_bpf__load(st->skel))) {
-		fprintf(stderr, "osprof: fs: cannot load the BPF object: %s\n", strerror(-rc));
-		return rc;
-	}
-	return 0;
 }
 
-static int attach_event(struct fs_state *st, const char *subsys, const char *event, __u64 cookie)
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int fs_prepare(struct osp_session *s, int slot)
 {
+	int rc = fs_prepare_(s, slot);
+	if (rc)
+		fs_destroy(s, slot);
+	return rc;
+}
+
+/* BPF_RAW_TRACEPOINT_OPEN with a cookie (kernel 6.10 uapi; the system's
+ * linux/bpf.h and libbpf 1.1 predate it). fd, or -errno. */
+static int raw_open(int prog_fd, const char *name, __u64 cookie)
+{
+	struct {
+		__u64 name;
+		__u32 prog_fd;
+		__u32 pad;
+		__u64 cookie;
+	} attr = {.name = (__u64)(unsigned long)name, .prog_fd = (__u32)prog_fd, .cookie = cookie};
+	int fd = (int)syscall(__NR_bpf, BPF_RAW_TRACEPOINT_OPEN, &attr, sizeof(attr));
+	return fd < 0 ? -errno : fd;
+}
+
+/* Attaches one event; *raw stays 1 only when it went through raw_tp. */
+static int attach_event(struct fs_state *st, const char *subsys, const char *event, __u64 cookie,
+                        int *raw)
+{
+	if (st->raw_ok) {
+		int fd = raw_open(bpf_program__fd(st->skel->progs.fs_event_raw), event, cookie);
+		if (fd >= 0) {
+			st->rawfds[st->nraw++] = fd;
+			return 0;
+		}
+		/* E2BIG/EINVAL: no cookie field in this kernel's raw_tp open;
+		 * ENOENT: the event's tracepoint has another name. Either way
+		 * the perf-event path serves. */
+		if (fd == -E2BIG || fd == -EINVAL)
+			st->raw_ok = 0;
+	}
+	*raw = 0;
 	LIBBPF_OPTS(bpf_tracepoint_opts, o, .bpf_cookie = cookie);
 	struct bpf_link *l =
 	    bpf_program__attach_tracepoint_opts(st->skel->progs.fs_event, subsys, event, &o);
@@ -110,26 +176,35 @@ static int fs_attach(struct osp_session *s, int slot)
 		return rc;
 	if (st->pairs.n) {
 		st->links = calloc(2 * st->pairs.n, sizeof(*st->links));
-		if (!st->links)
+		st->rawfds = calloc(2 * st->pairs.n, sizeof(*st->rawfds));
+		if (!st->links || !st->rawfds)
 			return -ENOMEM;
 	}
+	int *raw = malloc((st->pairs.n + 1) * sizeof(*raw));
+	if (!raw)
+		return -ENOMEM;
 	/* Ends first: a start seen before its end's probe exists would be
 	 * left open forever. */
+	for (size_t i = 0; i < st->pairs.n && !rc; i++) {
+		raw[i] = 1;
+		rc = attach_event(st, st->pairs.v[i].subsys, st->pairs.v[i].end, i | KL_COOKIE_END,
+		                  &raw[i]);
+	}
 	for (size_t i = 0; i < st->pairs.n && !rc; i++)
-		rc = attach_event(st, st->pairs.v[i].subsys, st->pairs.v[i].end, i | KL_COOKIE_END);
-	for (size_t i = 0; i < st->pairs.n && !rc; i++)
-		rc = attach_event(st, st->pairs.v[i].subsys, st->pairs.v[i].start, i);
-	if (rc)
-		return rc;
-	for (size_t i = 0; i < st->pairs.n; i++) {
+		rc = attach_event(st, st->pairs.v[i].subsys, st->pairs.v[i].start, i, &raw[i]);
+	for (size_t i = 0; i < st->pairs.n && !rc; i++) {
 		char t[256];
 		snprintf(t, sizeof(t), "%s:%s..%s", st->pairs.v[i].subsys, st->pairs.v[i].start,
 		         st->pairs.v[i].end);
-		osp_bpf_note_attach(s, "fs", t, OSP_ATTACH_TRACEPOINT);
+		osp_bpf_note_attach(s, "fs", t, raw[i] ? OSP_ATTACH_RAW_TP : OSP_ATTACH_TRACEPOINT);
 	}
+	free(raw);
+	if (rc)
+		return rc;
 	if (s->verbose && st->pairs.n)
 		fprintf(stderr,
-		        "osprof: fs: %zu tracepoint pairs, one program, cookies name the pair\n",
+		        "osprof: fs: %zu tracepoint pairs, one program, cookies name the pair and "
+		        "side\n",
 		        st->pairs.n);
 	return st->kfuncs ? kfuncs_attach(s, st->kfuncs) : 0;
 }
@@ -164,6 +239,27 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 	return rc;
 }
 
+/* For list: does a raw_tp program using bpf_get_attach_cookie load here?
+ * (Kernels that allow it, 6.10+, also take the cookie at attach.) */
+static int raw_cookies_here(void)
+{
+	const char *force = getenv("OSPROF_ATTACH");
+	if (force && !strcmp(force, "tracepoint"))
+		return 0;
+	struct fs_bpf *k = fs_bpf__open();
+	if (!k)
+		return 0;
+	bpf_program__set_autoload(k->progs.fs_event, false);
+	/* private, minimal copies of the shared maps: nothing is attached */
+	bpf_map__set_max_entries(k->maps.osp_follow, 1);
+	bpf_map__set_max_entries(k->maps.osp_pseq, 1);
+	libbpf_print_fn_t old = libbpf_set_print(NULL);
+	int ok = fs_bpf__load(k) == 0;
+	libbpf_set_print(old);
+	fs_bpf__destroy(k);
+	return ok;
+}
+
 static int fs_list(FILE *out, int verbose)
 {
 	if (geteuid() != 0) {
@@ -188,8 +284,8 @@ static int fs_list(FILE *out, int verbose)
 		snprintf(subsys + strlen(subsys), sizeof(subsys) - strlen(subsys), "%s%s %zu",
 		         *subsys ? ", " : "", p.v[i].subsys, k);
 	}
-	fprintf(out, "fs       %zu tracepoint pairs (%s) via tracepoint, cookie per pair\n", p.n,
-	        subsys);
+	fprintf(out, "fs       %zu tracepoint pairs (%s) via %s, cookie per pair\n", p.n, subsys,
+	        raw_cookies_here() ? "raw_tp" : "tracepoint");
 	if (verbose)
 		for (size_t i = 0; i < p.n; i++)
 			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys,

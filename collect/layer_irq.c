@@ -33,7 +33,7 @@ static void irq_destroy(struct osp_session *s, int slot)
 	s->layer_state[slot] = NULL;
 }
 
-static int irq_prepare(struct osp_session *s, int slot)
+static int irq_prepare_(struct osp_session *s, int slot)
 {
 	int rc = osp_bpf_check("irq");
 	if (rc)
@@ -66,6 +66,15 @@ static int irq_prepare(struct osp_session *s, int slot)
 		return rc;
 	}
 	return 0;
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int irq_prepare(struct osp_session *s, int slot)
+{
+	int rc = irq_prepare_(s, slot);
+	if (rc)
+		irq_destroy(s, slot);
+	return rc;
 }
 
 static int irq_attach(struct osp_session *s, int slot)

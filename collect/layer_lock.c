@@ -92,7 +92,7 @@ static void lock_destroy(struct osp_session *s, int slot)
 	s->layer_state[slot] = NULL;
 }
 
-static int lock_prepare(struct osp_session *s, int slot)
+static int lock_prepare_(struct osp_session *s, int slot)
 {
 	int rc = osp_bpf_check("lock");
 	if (rc)
@@ -125,6 +125,15 @@ static int lock_prepare(struct osp_session *s, int slot)
 		return rc;
 	}
 	return 0;
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int lock_prepare(struct osp_session *s, int slot)
+{
+	int rc = lock_prepare_(s, slot);
+	if (rc)
+		lock_destroy(s, slot);
+	return rc;
 }
 
 static int lock_attach(struct osp_session *s, int slot)

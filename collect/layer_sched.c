@@ -30,7 +30,7 @@ static void sched_destroy(struct osp_session *s, int slot)
 	s->layer_state[slot] = NULL;
 }
 
-static int sched_prepare(struct osp_session *s, int slot)
+static int sched_prepare_(struct osp_session *s, int slot)
 {
 	int rc = osp_bpf_check("sched");
 	if (rc)
@@ -57,6 +57,15 @@ static int sched_prepare(struct osp_session *s, int slot)
 		return rc;
 	}
 	return 0;
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int sched_prepare(struct osp_session *s, int slot)
+{
+	int rc = sched_prepare_(s, slot);
+	if (rc)
+		sched_destroy(s, slot);
+	return rc;
 }
 
 static int sched_attach(struct osp_session *s, int slot)

@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
 #include "uprobe.skel.h"
 
 struct ufunc {
@@ -34,9 +35,7 @@ static void uprobe_destroy(struct osp_session *s, int slot)
 	struct uprobe_state *st = s->layer_state[slot];
 	if (!st)
 		return;
-	for (size_t i = 0; i < st->nlinks; i++)
-		bpf_link__destroy(st->links[i]);
-	free(st->links);
+	kl_links_destroy(st->links, st->nlinks);
 	uprobe_bpf__destroy(st->skel);
 	for (size_t i = 0; i < st->n; i++) {
 		free(st->f[i].bin);
@@ -112,7 +111,7 @@ static int parse(struct uprobe_state *st, const char *spec)
 	return rc;
 }
 
-static int uprobe_prepare(struct osp_session *s, int slot)
+static int uprobe_prepare_(struct osp_session *s, int slot)
 {
 	if (!s->uprobes) {
 		fprintf(stderr, "osprof: the uprobe layer needs --uprobe BIN:SYM[,SYM...]\n");
@@ -145,6 +144,15 @@ static int uprobe_prepare(struct osp_session *s, int slot)
 	if (!(st->links = calloc(2 * st->n, sizeof(*st->links))))
 		return -ENOMEM;
 	return 0;
+}
+
+/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
+static int uprobe_prepare(struct osp_session *s, int slot)
+{
+	int rc = uprobe_prepare_(s, slot);
+	if (rc)
+		uprobe_destroy(s, slot);
+	return rc;
 }
 
 static int attach_one(struct uprobe_state *st, size_t i, int ret)

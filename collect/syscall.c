@@ -92,6 +92,7 @@ struct sys_state {
 	unsigned nb;
 	struct osp_hval *prev; /* fast path: totals at the previous reset */
 	struct osp_bpf_stats prev_stats;
+	__u64 prev_misses;
 	unsigned corr, corr_nr;
 	unsigned last_dev;
 	char last_dev_name[32];
@@ -239,6 +240,10 @@ static void fill_flags(struct osp_sys_opts *o)
 	for (size_t i = 0; i < sizeof(fd1_calls) / sizeof(fd1_calls[0]); i++)
 		set_flag(o, fd1_calls[i], OSP_SYSF_FD1);
 	set_flag(o, "sendfile", OSP_SYSF_FD2);
+	static const char *const pos4[] = {"pread64", "pwrite64", "preadv",
+	                                   "pwritev", "preadv2",  "pwritev2"};
+	for (size_t i = 0; i < sizeof(pos4) / sizeof(pos4[0]); i++)
+		set_flag(o, pos4[i], OSP_SYSF_POS4);
 	set_flag(o, "exit", OSP_SYSF_NORETURN);
 	set_flag(o, "exit_group", OSP_SYSF_NORETURN);
 	set_flag(o, "fork", OSP_SYSF_FORK);
@@ -534,6 +539,22 @@ static int sys_collect(struct osp_session *s, int slot, int reset)
 		fprintf(stderr, "osprof: syscall: cannot read histograms: %s\n", strerror(-rc));
 		return rc;
 	}
+	/* Runs the kernel skipped because the program was already running on
+	 * that CPU: their calls are not counted. */
+	__u64 misses = 0;
+	struct bpf_program *progs[] = {st->skel->progs.sys_enter_btf, st->skel->progs.sys_enter_raw,
+	                               st->skel->progs.sys_exit_btf, st->skel->progs.sys_exit_raw};
+	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		int fd = bpf_program__fd(progs[i]);
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			misses += info.recursion_misses;
+	}
+	osp_meta_add_u64(s->set, "lost_events", misses - st->prev_misses);
+	if (reset)
+		st->prev_misses = misses;
 	return osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
 	                          reset ? &st->prev_stats : NULL);
 }

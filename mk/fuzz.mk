@@ -9,4 +9,4 @@ fuzz: $(FUZZ_BINS)
 
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) -lm -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) -lzstd -lz -lm -lpthread

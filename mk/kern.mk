@@ -19,3 +19,10 @@ $(FLOOR): bench/osp_floor.c $(BUILD)/gen/osp_floor.skel.h
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
 
 all: $(FLOOR)
+
+READLOOP := $(BUILD)/bench/readloop
+$(READLOOP): bench/readloop.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+all: $(READLOOP)

@@ -142,6 +142,8 @@ void osp_render_text(FILE *out, struct osp_set *s, const struct osp_report_opts 
 		return;
 	}
 	print_summary(out, s, o, n);
+	if (o->after_summary)
+		o->after_summary(out, s, o->ctx);
 	if (o->no_hist)
 		return;
 	for (size_t i = 0; i < n; i++) {
@@ -153,6 +155,8 @@ void osp_render_text(FILE *out, struct osp_set *s, const struct osp_report_opts 
 		osp_print_hist(out, &p->hist, p->hist.buckets, p->unit, div);
 		if (o->slices)
 			print_slices(out, s, p);
+		if (o->after_hist)
+			o->after_hist(out, p, o->ctx);
 		fputc('\n', out);
 	}
 }

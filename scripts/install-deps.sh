@@ -13,6 +13,7 @@ PKGS=(
   linux-libc-dev gnuplot-nox postmark fio bpftrace linux-perf strace
   tmux chromium xfsprogs btrfs-progs e2fsprogs util-linux python3
   libclang-rt-14-dev gzip uthash-dev hyperfine
+  xxd libxml2-utils
 )
 missing=()
 for p in "${PKGS[@]}"; do
@@ -22,4 +23,11 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# Browser test of the HTML report (tests/browser): playwright-core drives the
+# Debian chromium; Node.js and npm come with the machine.
+if command -v npm >/dev/null; then
+  (cd "$(dirname "$0")/../tests/browser" && npm ci --no-audit --no-fund --loglevel=error)
+else
+  echo "install-deps.sh: npm not found: tests/sh/views_html.sh will be skipped" >&2
 fi

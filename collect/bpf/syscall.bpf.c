@@ -94,7 +94,9 @@ static __always_inline void slow_enter(struct osp_sys_inflight *e, struct pt_reg
 	if (!f)
 		return;
 	if (nr == sys_opts.corr_nr) {
-		__s64 pos = BPF_CORE_READ(f, f_pos);
+		__s64 pos = sys_opts.flags[nr & (OSP_SYS_MAX - 1)] & OSP_SYSF_POS4
+		                ? (__s64)PT_REGS_PARM4_CORE_SYSCALL(regs)
+		                : BPF_CORE_READ(f, f_pos);
 		if (sys_opts.corr == OSP_CORR_OFFSET)
 			e->corr = pos;
 		else if (sys_opts.corr == OSP_CORR_PAST_EOF)
@@ -185,8 +187,13 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 	if (fast()) {
 		__u32 idx = nr * (osp_cfg.r * OSP_BPF_LOG_SPAN + 2) + b;
 		struct osp_hval *h = bpf_map_lookup_elem(&sys_fast, &idx);
-		if (h)
-			osp_hval_add(h, d);
+		/* Plain adds: only this program writes sys_fast, and the kernel never
+		 * runs a program on a CPU where it is already running (a skipped run
+		 * is a recursion miss, read into lost_events by user space). */
+		if (h) {
+			h->count++;
+			h->sum += d;
+		}
 		h = bpf_map_lookup_elem(&sys_minmax, &nr);
 		if (h) {
 			if (d > h->count)

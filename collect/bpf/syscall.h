@@ -20,16 +20,17 @@ enum osp_sys_corr {
 	OSP_CORR_NONE = 0,
 	OSP_CORR_REQ_BYTES, /* requested bytes: the count argument */
 	OSP_CORR_RET_BYTES, /* returned bytes: the return value when >= 0 */
-	OSP_CORR_OFFSET,    /* file offset (f_pos) at entry */
-	OSP_CORR_PAST_EOF,  /* 1 if f_pos >= i_size at entry, else 0 */
+	OSP_CORR_OFFSET,    /* file offset at entry: f_pos, or the pread/pwrite argument */
+	OSP_CORR_PAST_EOF,  /* 1 if that offset >= i_size at entry, else 0 */
 	OSP_CORR_ERRNO,     /* -return value when < 0, else 0 */
 };
 
 /* Per-syscall flags, from the name table (collect/syscall.c). */
-#define OSP_SYSF_FD1      1 /* first argument is a file descriptor */
-#define OSP_SYSF_FD2      2 /* second argument is (sendfile, splice: the input) */
-#define OSP_SYSF_NORETURN 4 /* exit, exit_group: no sys_exit follows */
-#define OSP_SYSF_FORK     8 /* fork, vfork, clone, clone3: the child returns without entry */
+#define OSP_SYSF_FD1      1  /* first argument is a file descriptor */
+#define OSP_SYSF_FD2      2  /* second argument is (sendfile: the input) */
+#define OSP_SYSF_NORETURN 4  /* exit, exit_group: no sys_exit follows */
+#define OSP_SYSF_FORK     8  /* fork, vfork, clone, clone3: the child returns without entry */
+#define OSP_SYSF_POS4     16 /* file offset in the 4th argument (pread64, preadv, ...) */
 
 /* Options of the syscall object (its .rodata, besides osp_cfg). */
 struct osp_sys_opts {

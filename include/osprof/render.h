@@ -14,6 +14,11 @@ struct osp_report_opts {
 	size_t top;  /* 0 = all profiles */
 	int slices;  /* also print the time slices as a text heat map */
 	int no_hist; /* summary table only */
+	/* Optional extra lines after the summary table and after each
+	 * histogram (osprof report: nesting hints, peaks); NULL for none. */
+	void (*after_summary)(FILE *out, const struct osp_set *s, void *ctx);
+	void (*after_hist)(FILE *out, const struct osp_profile *p, void *ctx);
+	void *ctx;
 };
 
 /* Chooses ns/us/ms for a latency histogram so its smallest value reads >= 1. */

@@ -13,7 +13,8 @@
  *                                      they can be preempted in flight even on
  *                                      a PREEMPT_NONE kernel
  *   kern_sys hog MS                    pure CPU for MS ms
- *   kern_sys read PATH N               N pread(4096 bytes, offset 0) of PATH */
+ *   kern_sys read PATH N [OFF]         N pread(4096 bytes, offset OFF or 0) of PATH
+ *   kern_sys badread N                 N read(-1, ...): EBADF */
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -134,7 +135,8 @@ int main(int argc, char **argv)
 					syscall(SYS_getuid);
 		return 0;
 	}
-	if (!strcmp(m, "read") && argc == 4) {
+	if (!strcmp(m, "read") && (argc == 4 || argc == 5)) {
+		off_t off = argc == 5 ? atol(argv[4]) : 0;
 		int fd = open(argv[2], O_RDONLY);
 		if (fd < 0) {
 			perror(argv[2]);
@@ -143,9 +145,17 @@ int main(int argc, char **argv)
 		static char buf[4096];
 		long n = atol(argv[3]);
 		for (long i = 0; i < n; i++)
-			if (pread(fd, buf, sizeof(buf), 0) < 0)
+			if (pread(fd, buf, sizeof(buf), off) < 0)
 				return 1;
 		close(fd);
+		return 0;
+	}
+	if (!strcmp(m, "badread") && argc == 3) {
+		char c;
+		long n = atol(argv[2]);
+		for (long i = 0; i < n; i++)
+			if (read(-1, &c, 1) >= 0)
+				return 1;
 		return 0;
 	}
 	return usage();

@@ -6,7 +6,7 @@
 need_root
 need_btf
 "$OSPROF" list fs >"$TMP/list" || fail "osprof list fs failed"
-grep -Eq "^fs +[0-9]+ tracepoint pairs .*via tracepoint" "$TMP/list" || fail "list: $(head -n 1 "$TMP/list")"
+grep -Eq "^fs +[0-9]+ tracepoint pairs .*via (raw_tp|tracepoint)" "$TMP/list" || fail "list: $(head -n 1 "$TMP/list")"
 grep -q "ext4_sync_file .*ext4:ext4_sync_file_enter .. ext4_sync_file_exit" "$TMP/list" ||
 	fail "list fs does not show the ext4_sync_file pair"
 grep -q "^  --func .*fentry/fexit" "$TMP/list" || fail "list fs: no --func attach modes"

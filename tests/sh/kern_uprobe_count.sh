@@ -1,6 +1,7 @@
 # uprobe layer: a program calling kl_target() exactly N times and kl_other()
-# N/2 times gives exactly those counts, also for its forked child; errors
-# name the probe and exit non-zero.
+# N/2 times gives exactly those counts, also for its forked child;
+# --split preempt separates calls preempted in flight; errors name the probe
+# and exit non-zero.
 . "$(dirname "$0")/../lib.sh"
 . "$ROOT/tests/kl_lib.sh"
 need_root
@@ -18,6 +19,19 @@ bg=$!
 	fail "osprof run (children) failed"
 wait $bg
 expect_eq "kl_target calls in children" "$(kl_count "$TMP/u2.osp" uprobe kl_target bin=kl_ufunc)" 300
+# --split preempt: calls spinning 2 ms beside CPU hogs are partly preempted in
+# flight; those go to state=preempted, sit to the right, and the two add up
+"$OSPROF" run -l uprobe --uprobe "$B:kl_target" --split preempt -o "$TMP/u3.osp" -- \
+	sh -c "'$PROGS/kl_hog' $(($(nproc) + 1)) 600 & '$B' 100 2000; wait" ||
+	fail "osprof run --split preempt failed"
+main=$(kl_count "$TMP/u3.osp" uprobe kl_target bin=kl_ufunc)
+pre=$(kl_count "$TMP/u3.osp" uprobe kl_target "bin=kl_ufunc;state=preempted")
+[ "$pre" -gt 0 ] || fail "no preempted calls beside CPU hogs: $("$OSPROF" report --summary "$TMP/u3.osp")"
+expect_eq "main + preempted calls" $((main + pre)) 100
+tm=$(kl_total "$TMP/u3.osp" uprobe kl_target bin=kl_ufunc)
+tp=$(kl_total "$TMP/u3.osp" uprobe kl_target "bin=kl_ufunc;state=preempted")
+[ "$main" -eq 0 ] || [ $((tp / pre)) -gt $((tm / main)) ] ||
+	fail "preempted calls are not slower: mean $((tp / pre)) vs $((tm / main)) ns"
 "$OSPROF" run -l uprobe --uprobe "$B:no_such_fn" -- true 2>"$TMP/err"
 [ $? -ne 0 ] || fail "missing symbol accepted"
 grep -q -- "--uprobe $B:no_such_fn: no function no_such_fn" "$TMP/err" || fail "message: $(cat "$TMP/err")"

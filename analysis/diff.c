@@ -1,0 +1,278 @@
+/* Selection of the profiles that differ between two sets, in the three
+ * phases of seed 001 §3.2:
+ *   1. drop pairs that are insignificant in their sets (small share of the
+ *      total latency and of the ops, or too few ops) and pairs whose totals
+ *      are near-equal; pairs whose op counts differ by a factor of 2 or more
+ *      differ already (the early exit of seed 000's GROUPOPS);
+ *   2. compare the number and position of the significant peaks;
+ *   3. score with the chosen metric (EMD by default) against a threshold. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <osprof/analysis.h>
+#include <osprof/clock.h>
+
+static const char *const verdict_names[] = {
+    [OSP_VERDICT_DIFFERS] = "differs",
+    [OSP_VERDICT_ONLY_IN_A] = "only_in_a",
+    [OSP_VERDICT_ONLY_IN_B] = "only_in_b",
+    [OSP_VERDICT_SIMILAR] = "similar",
+    [OSP_VERDICT_INSIGNIFICANT] = "insignificant",
+};
+
+const char *osp_verdict_name(enum osp_verdict v)
+{
+	return (unsigned)v <= OSP_VERDICT_INSIGNIFICANT ? verdict_names[v] : "?";
+}
+
+void osp_diff_opts_default(struct osp_diff_opts *o)
+{
+	o->metric = OSP_METRIC_EMD;
+	o->threshold = -1;
+	o->min_share_lat = 0.01;
+	o->min_share_ops = 0.01;
+	o->min_count = 10;
+	osp_cmp_opts_default(&o->cmp);
+}
+
+struct totals {
+	double lat, ops;
+};
+
+static struct totals set_totals(const struct osp_set *s)
+{
+	struct totals t = {0, 0};
+	for (size_t i = 0; i < s->n; i++)
+		if (s->profiles[i]->unit == OSP_UNIT_NS) {
+			t.lat += (double)s->profiles[i]->hist.total;
+			t.ops += (double)s->profiles[i]->hist.count;
+		}
+	return t;
+}
+
+/* Share of a profile in its set: of latency for ns profiles, of the set's
+ * ns ops otherwise (bytes/counts have no latency to compare). */
+static void shares(const struct osp_profile *p, const struct totals *t, double *lat, double *ops)
+{
+	*lat = 0;
+	*ops = 0;
+	if (!p)
+		return;
+	if (p->unit == OSP_UNIT_NS && t->lat > 0)
+		*lat = (double)p->hist.total / t->lat;
+	if (t->ops > 0)
+		*ops = (double)p->hist.count / t->ops;
+	if (p->unit != OSP_UNIT_NS)
+		*lat = *ops;
+}
+
+static void addf(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void addf(char *buf, size_t len, const char *fmt, ...)
+{
+	size_t used = strlen(buf);
+	if (used + 3 >= len)
+		return;
+	if (used)
+		used += (size_t)snprintf(buf + used, len - used, ", ");
+	va_list ap;
+	va_start(ap, fmt);
+	if (used < len)
+		vsnprintf(buf + used, len - used, fmt, ap);
+	va_end(ap);
+}
+
+static void pct_change(char *buf, size_t len, const char *what, double a, double b)
+{
+	/* Unchanged totals are no reason. */
+	if (a > 0 && fabs(b - a) / a < 0.005)
+		return;
+	if (a > 0)
+		addf(buf, len, "%s %+.0f %%", what, (b - a) / a * 100);
+	else if (b > 0)
+		addf(buf, len, "%s from 0", what);
+}
+
+/* Facts that explain a verdict, largest first. */
+static void explain(const struct osp_profile *pa, const struct osp_profile *pb,
+                    const struct osp_scores *s, const char *peak_reason, char *buf, size_t len)
+{
+	const struct osp_hist *a = &pa->hist, *b = &pb->hist;
+	if (peak_reason && *peak_reason)
+		addf(buf, len, "%s", peak_reason);
+	if (pa->unit == OSP_UNIT_NS)
+		pct_change(buf, len, "total latency", (double)a->total, (double)b->total);
+	pct_change(buf, len, "ops", (double)a->count, (double)b->count);
+	if (a->count && b->count) {
+		char x[32], y[32];
+		uint64_t ma = osp_hist_quantile(a, 0.5), mb = osp_hist_quantile(b, 0.5);
+		if (ma != mb &&
+		    (ma == 0 || mb == 0 || fabs(log2((double)mb / (double)ma)) >= 0.5)) {
+			osp_format_ns(ma, x, sizeof(x));
+			osp_format_ns(mb, y, sizeof(y));
+			addf(buf, len, "median %s -> %s", x, y);
+		}
+	}
+	addf(buf, len, "EMD %.2f octaves", s->emd / (a->r ? a->r : 1));
+}
+
+static int entry_rank(const void *x, const void *y)
+{
+	const struct osp_diff_entry *a = x, *b = y;
+	if (a->verdict != b->verdict)
+		return a->verdict < b->verdict ? -1 : 1;
+	if (a->verdict == OSP_VERDICT_DIFFERS && a->score != b->score)
+		return a->score < b->score ? 1 : -1;
+	if (a->share != b->share)
+		return a->share < b->share ? 1 : -1;
+	const struct osp_profile *pa = a->a ? a->a : a->b, *pb = b->a ? b->a : b->b;
+	return strcmp(pa->key ? pa->key : pa->op, pb->key ? pb->key : pb->op);
+}
+
+static void judge(const struct osp_diff_opts *o, double thr, const struct totals *ta,
+                  const struct totals *tb, struct osp_diff_entry *e)
+{
+	const struct osp_hist *a = &e->a->hist, *b = &e->b->hist;
+	double la, oa, lb, ob;
+	shares(e->a, ta, &la, &oa);
+	shares(e->b, tb, &lb, &ob);
+	e->share = fmax(la, lb);
+	osp_compare_hists(a, b, &o->cmp, &e->scores);
+	e->score = e->scores.score[o->metric];
+	e->reason[0] = '\0';
+
+	/* Phase 1. */
+	if ((fmax(la, lb) < o->min_share_lat && fmax(oa, ob) < o->min_share_ops) ||
+	    (a->count < o->min_count && b->count < o->min_count)) {
+		e->verdict = OSP_VERDICT_INSIGNIFICANT;
+		e->phase = 1;
+		addf(e->reason, sizeof(e->reason),
+		     "%.2g %% of latency, %.2g %% of ops, %llu/%llu ops", e->share * 100,
+		     fmax(oa, ob) * 100, (unsigned long long)a->count,
+		     (unsigned long long)b->count);
+		return;
+	}
+	double ca = (double)a->count, cb = (double)b->count;
+	double xa = (double)a->total, xb = (double)b->total;
+	double dc = fmax(ca, cb) > 0 ? fabs(ca - cb) / fmax(ca, cb) : 0;
+	double dt = fmax(xa, xb) > 0 ? fabs(xa - xb) / fmax(xa, xb) : 0;
+	/* The number of operations is set by the workload, not by timing
+	 * noise: a factor of 2 (very_different) is a difference already. */
+	if (fmin(ca, cb) > 0 ? fmax(ca, cb) / fmin(ca, cb) - 1 >= o->cmp.very_different
+	                     : ca != cb) {
+		e->verdict = OSP_VERDICT_DIFFERS;
+		e->phase = 1;
+		explain(e->a, e->b, &e->scores, NULL, e->reason, sizeof(e->reason));
+		return;
+	}
+	if (dc <= o->cmp.near_equal && dt <= o->cmp.near_equal) {
+		e->verdict = OSP_VERDICT_SIMILAR;
+		e->phase = 1;
+		addf(e->reason, sizeof(e->reason), "ops and total latency within %.0f %%",
+		     o->cmp.near_equal * 100);
+		return;
+	}
+	/* Phase 2. */
+	struct osp_peak_cmp pc;
+	osp_compare_peaks(a, b, &o->cmp, &pc);
+	if (pc.differs) {
+		e->verdict = OSP_VERDICT_DIFFERS;
+		e->phase = 2;
+		explain(e->a, e->b, &e->scores, pc.reason, e->reason, sizeof(e->reason));
+		return;
+	}
+	/* Phase 3. */
+	e->phase = 3;
+	if (e->score >= thr) {
+		e->verdict = OSP_VERDICT_DIFFERS;
+		addf(e->reason, sizeof(e->reason), "%s %.0f >= %g", osp_metric_name(o->metric),
+		     e->score, thr);
+		explain(e->a, e->b, &e->scores, NULL, e->reason, sizeof(e->reason));
+	} else {
+		e->verdict = OSP_VERDICT_SIMILAR;
+		addf(e->reason, sizeof(e->reason), "%s %.0f < %g", osp_metric_name(o->metric),
+		     e->score, thr);
+	}
+}
+
+int osp_diff_sets(const struct osp_set *a, const struct osp_set *b,
+                  const struct osp_diff_opts *opts, struct osp_diff *out, char *err, size_t errlen)
+{
+	struct osp_diff_opts def;
+	const struct osp_diff_opts *o = opts;
+	if (!o) {
+		osp_diff_opts_default(&def);
+		o = &def;
+	}
+	memset(out, 0, sizeof(*out));
+	if (a->r != b->r) {
+		snprintf(err, errlen,
+		         "resolutions differ (r=%u and r=%u): compare sets taken with the same -r",
+		         a->r, b->r);
+		return -EINVAL;
+	}
+	double thr = o->threshold >= 0 ? o->threshold : osp_metric_default_threshold(o->metric);
+	struct totals ta = set_totals(a), tb = set_totals(b);
+	out->e = calloc(a->n + b->n + 1, sizeof(*out->e));
+	if (!out->e)
+		return -ENOMEM;
+	for (size_t i = 0; i < a->n; i++) {
+		struct osp_diff_entry *e = &out->e[out->n++];
+		e->a = a->profiles[i];
+		e->b = osp_set_find(b, e->a->layer, e->a->op, e->a->dims, e->a->ndims);
+		if (e->b) {
+			judge(o, thr, &ta, &tb, e);
+			continue;
+		}
+		double l, x;
+		shares(e->a, &ta, &l, &x);
+		e->share = l;
+		e->verdict = OSP_VERDICT_ONLY_IN_A;
+		snprintf(e->reason, sizeof(e->reason), "%llu ops, %.2g %% of latency in A",
+		         (unsigned long long)e->a->hist.count, l * 100);
+	}
+	for (size_t i = 0; i < b->n; i++) {
+		const struct osp_profile *p = b->profiles[i];
+		if (osp_set_find(a, p->layer, p->op, p->dims, p->ndims))
+			continue;
+		struct osp_diff_entry *e = &out->e[out->n++];
+		double l, x;
+		e->b = p;
+		shares(p, &tb, &l, &x);
+		e->share = l;
+		e->verdict = OSP_VERDICT_ONLY_IN_B;
+		snprintf(e->reason, sizeof(e->reason), "%llu ops, %.2g %% of latency in B",
+		         (unsigned long long)p->hist.count, l * 100);
+	}
+	qsort(out->e, out->n, sizeof(*out->e), entry_rank);
+	for (size_t i = 0; i < out->n; i++) {
+		switch (out->e[i].verdict) {
+		case OSP_VERDICT_DIFFERS:
+			out->ndiffer++;
+			break;
+		case OSP_VERDICT_ONLY_IN_A:
+			out->nonly_a++;
+			break;
+		case OSP_VERDICT_ONLY_IN_B:
+			out->nonly_b++;
+			break;
+		case OSP_VERDICT_SIMILAR:
+			out->nsimilar++;
+			break;
+		case OSP_VERDICT_INSIGNIFICANT:
+			out->ninsignificant++;
+			break;
+		}
+	}
+	return 0;
+}
+
+void osp_diff_free(struct osp_diff *d)
+{
+	free(d->e);
+	d->e = NULL;
+	d->n = 0;
+}

@@ -1,0 +1,182 @@
+/* Phase 2 of the selection (seed 001 §3.2): do the significant peaks of two
+ * histograms differ in number or position?
+ *
+ * Significant peaks of the two sides are paired by mean latency (closest
+ * first, at most 1.5 octaves apart). Counting peaks directly is fragile (a 5 %
+ * peak may read 4.9 % in a repeat, two peaks may merge), so an unpaired peak
+ * only counts as new or gone when the other side holds less than
+ * peak_vanish of its share in the same buckets. One gone and one new peak
+ * read as "peak moved". */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <osprof/analysis.h>
+#include <osprof/clock.h>
+
+/* Peaks whose means are this many octaves apart or less are the same peak;
+ * beyond, the phase-3 metric still sees smaller shifts (EMD: 1.2 octaves). */
+#define OSP_PEAK_MATCH_OCTAVES 1.5
+
+static double share_in(const struct osp_hist *h, const double *est, unsigned first, unsigned last,
+                       int lat)
+{
+	double s = 0;
+	for (unsigned i = first; i <= last && i < h->nbuckets; i++)
+		s += lat ? est[i] : (double)h->buckets[i];
+	double tot = lat ? (double)h->total : (double)h->count;
+	return tot > 0 ? s / tot : 0;
+}
+
+/* A peak counts when it holds min of the ops. Not latency: a handful of
+ * stalls (preemptions, timer slack, interrupts) can hold most of the latency
+ * of a fast op, and they come and go between runs of the same workload;
+ * phase 1's totals and the metric see latency. */
+static int significant(const struct osp_peak *p, double min)
+{
+	return p->share_ops >= min;
+}
+
+static void range_text(const struct osp_peak *p, char *buf, size_t len)
+{
+	char lo[32], hi[32];
+	osp_format_ns(p->lo_ns, lo, sizeof(lo));
+	osp_format_ns(p->hi_ns, hi, sizeof(hi));
+	snprintf(buf, len, "%s-%s", lo, hi);
+}
+
+static void append(char *reason, size_t len, const char *fmt, const char *a, const char *b)
+{
+	size_t used = strlen(reason);
+	if (used + 3 >= len)
+		return;
+	if (used)
+		used += (size_t)snprintf(reason + used, len - used, ", ");
+	if (used < len)
+		snprintf(reason + used, len - used, fmt, a, b);
+}
+
+/* Significant peaks of one side, with whether each found a partner. */
+struct sig {
+	unsigned n;
+	const struct osp_peak *p[64];
+	int matched[64];
+};
+
+static void collect(const struct osp_peak *pk, unsigned n, double min, struct sig *s)
+{
+	s->n = 0;
+	for (unsigned k = 0; k < n && s->n < 64; k++)
+		if (significant(&pk[k], min)) {
+			s->p[s->n] = &pk[k];
+			s->matched[s->n++] = 0;
+		}
+}
+
+static double octaves(const struct osp_peak *a, const struct osp_peak *b)
+{
+	if (a->mean_ns <= 0 || b->mean_ns <= 0)
+		return a->mean_ns == b->mean_ns ? 0 : INFINITY;
+	return fabs(log2(b->mean_ns / a->mean_ns));
+}
+
+/* Pairs peaks of a and b whose means are within max_oct octaves, closest
+ * pairs first (greedy; a handful of peaks). */
+static void match(struct sig *a, struct sig *b, double max_oct)
+{
+	for (;;) {
+		double best = INFINITY;
+		unsigned bi = 0, bj = 0;
+		for (unsigned i = 0; i < a->n; i++)
+			for (unsigned j = 0; j < b->n; j++) {
+				if (a->matched[i] || b->matched[j])
+					continue;
+				double d = octaves(a->p[i], b->p[j]);
+				if (d < best) {
+					best = d;
+					bi = i;
+					bj = j;
+				}
+			}
+		if (best > max_oct)
+			return;
+		a->matched[bi] = b->matched[bj] = 1;
+	}
+}
+
+/* An unmatched peak still counts as present on the other side when that
+ * side holds at least peak_vanish of its share in the same buckets (it is
+ * there, merged into a neighbour or just below significance). */
+static int vanished(const struct osp_peak *p, const struct osp_hist *other, const double *est,
+                    double vanish)
+{
+	double so = share_in(other, est, p->first, p->last, 0);
+	double sl = share_in(other, est, p->first, p->last, 1);
+	(void)sl;
+	return so < vanish * p->share_ops;
+}
+
+void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
+                       const struct osp_cmp_opts *o, struct osp_peak_cmp *out)
+{
+	struct osp_cmp_opts def;
+	if (!o) {
+		osp_cmp_opts_default(&def);
+		o = &def;
+	}
+	out->differs = 0;
+	out->reason[0] = '\0';
+	if (!a->count || !b->count || a->r != b->r)
+		return;
+	unsigned nb = a->nbuckets, max = nb / 2 + 2;
+	struct osp_peak *pa = malloc(max * sizeof(*pa)), *pb = malloc(max * sizeof(*pb));
+	double *ea = malloc(nb * sizeof(double)), *eb = malloc(nb * sizeof(double));
+	if (pa && pb && ea && eb) {
+		unsigned na = osp_find_peaks(a, &o->peaks, pa, max);
+		unsigned nbk = osp_find_peaks(b, &o->peaks, pb, max);
+		struct sig sa, sb;
+		osp_bucket_estimates(a, ea);
+		osp_bucket_estimates(b, eb);
+		collect(pa, na < max ? na : max, o->peak_min_share, &sa);
+		collect(pb, nbk < max ? nbk : max, o->peak_min_share, &sb);
+		match(&sa, &sb, OSP_PEAK_MATCH_OCTAVES);
+		const struct osp_peak *gone = NULL, *added = NULL;
+		unsigned ngone = 0, nadded = 0;
+		char t1[80], t2[80];
+		for (unsigned i = 0; i < sa.n; i++)
+			if (!sa.matched[i] && vanished(sa.p[i], b, eb, o->peak_vanish)) {
+				gone = sa.p[i];
+				ngone++;
+			}
+		for (unsigned j = 0; j < sb.n; j++)
+			if (!sb.matched[j] && vanished(sb.p[j], a, ea, o->peak_vanish)) {
+				added = sb.p[j];
+				nadded++;
+			}
+		out->differs = ngone || nadded;
+		if (ngone == 1 && nadded == 1) {
+			char m1[32], m2[32];
+			osp_format_ns((uint64_t)gone->mean_ns, m1, sizeof(m1));
+			osp_format_ns((uint64_t)added->mean_ns, m2, sizeof(m2));
+			append(out->reason, sizeof(out->reason), "peak moved from %s to %s", m1,
+			       m2);
+		} else {
+			for (unsigned i = 0; i < sa.n; i++)
+				if (!sa.matched[i] && vanished(sa.p[i], b, eb, o->peak_vanish)) {
+					range_text(sa.p[i], t1, sizeof(t1));
+					append(out->reason, sizeof(out->reason),
+					       "peak at %s gone%s", t1, "");
+				}
+			for (unsigned j = 0; j < sb.n; j++)
+				if (!sb.matched[j] && vanished(sb.p[j], a, ea, o->peak_vanish)) {
+					range_text(sb.p[j], t2, sizeof(t2));
+					append(out->reason, sizeof(out->reason), "new peak at %s%s",
+					       t2, "");
+				}
+		}
+	}
+	free(pa);
+	free(pb);
+	free(ea);
+	free(eb);
+}

@@ -1,0 +1,236 @@
+/* osprof diff: automated comparison of two profile sets (seed 001 §3.2). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include <osprof/analysis.h>
+#include <osprof/render.h>
+
+static const char usage[] =
+    "usage: osprof diff [OPTIONS] A B\n\n"
+    "Compares two complete profile sets and reports the few profiles that differ,\n"
+    "ranked by score, each with its scores and the reason (new peak at 256 us-1 ms,\n"
+    "total latency +40 %, ...), then the profiles present on only one side.\n"
+    "Profiles are matched by layer, op and dimensions. Selection in three phases:\n"
+    "  1. insignificant pairs (small share of total latency and of ops, or few\n"
+    "     ops) and pairs with near-equal totals are set aside; op counts that\n"
+    "     differ by a factor of 2 or more differ already;\n"
+    "  2. the number and position of the significant peaks are compared;\n"
+    "  3. the remaining pairs are scored with the metric (0 = same .. 100).\n"
+    "Metrics: EMD (default), TOTOPS, TOTLAT, CHISQUARE, GROUPOPS, GROUPLAT,\n"
+    "INTERSECT, JEFFREY; docs/analysis.md defines them and their thresholds.\n\n"
+    "Options:\n"
+    "  -m, --metric M          metric deciding phase 3 (default EMD)\n"
+    "  -t, --threshold T       score at or above which a pair differs (default:\n"
+    "                          the metric's, e.g. EMD 10)\n"
+    "      --min-share PCT     phase 1: insignificant below PCT % of total latency\n"
+    "                          (and below --min-ops-share of ops); default 1\n"
+    "      --min-ops-share PCT default 1\n"
+    "      --min-count N       insignificant if both sides have fewer ops (10)\n"
+    "      --near-equal PCT    totals within PCT % are similar (default 5)\n"
+    "  -a, --all               also list similar and insignificant profiles\n"
+    "      --json              NDJSON: one object per compared profile in rank\n"
+    "                          order: layer, op, dims, verdict (differs, similar,\n"
+    "                          insignificant, only_in_a, only_in_b), scores, reason\n\n"
+    "Exit status: 0 when compared (whatever the verdicts), 2 on bad usage or input.\n";
+
+enum { OPT_JSON = 256, OPT_MIN_SHARE, OPT_MIN_OPS, OPT_MIN_COUNT, OPT_NEAR };
+
+static int pct_arg(const char *flag, const char *arg, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+	if (*end || end == arg || v < 0 || v > 100)
+		return osp_usage_err("diff", "%s: '%s' is not a percentage in 0..100", flag, arg);
+	*out = v / 100;
+	return 0;
+}
+
+static void json_profile(FILE *out, const struct osp_profile *p)
+{
+	fputs("\"layer\":\"", out);
+	osp_json_string(out, p->layer);
+	fputs("\",\"op\":\"", out);
+	osp_json_string(out, p->op);
+	fputs("\",\"dims\":{", out);
+	for (unsigned i = 0; i < p->ndims; i++) {
+		fputs(i ? ",\"" : "\"", out);
+		osp_json_string(out, p->dims[i].name);
+		fputs("\":\"", out);
+		osp_json_string(out, p->dims[i].value);
+		fputc('"', out);
+	}
+	fputc('}', out);
+}
+
+static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const struct osp_diff_entry *e = &d->e[i];
+		const struct osp_profile *p = e->a ? e->a : e->b;
+		printf("{\"rank\":%zu,", i + 1);
+		json_profile(stdout, p);
+		printf(",\"verdict\":\"%s\",\"metric\":\"%s\"", osp_verdict_name(e->verdict),
+		       osp_metric_name(o->metric));
+		if (e->a && e->b) {
+			printf(",\"phase\":%d,\"score\":%.3f,\"scores\":{", e->phase, e->score);
+			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
+				printf("%s\"%s\":%.3f", m ? "," : "",
+				       osp_metric_name((enum osp_metric)m), e->scores.score[m]);
+			printf(",\"CHISQUARE_P\":%.6g,\"EMD_BUCKETS\":%.4f}", e->scores.chi2_p,
+			       e->scores.emd);
+			printf(",\"count_a\":%" PRIu64 ",\"count_b\":%" PRIu64
+			       ",\"total_a\":%" PRIu64 ",\"total_b\":%" PRIu64,
+			       e->a->hist.count, e->b->hist.count, e->a->hist.total,
+			       e->b->hist.total);
+		} else {
+			printf(",\"scores\":{},\"count_%s\":%" PRIu64, e->a ? "a" : "b",
+			       p->hist.count);
+		}
+		printf(",\"share\":%.6f,\"reason\":\"", e->share);
+		osp_json_string(stdout, e->reason);
+		puts("\"}");
+	}
+}
+
+static void print_text(const struct osp_diff *d, const struct osp_diff_opts *o, double thr,
+                       const char *fa, const char *fb, int all)
+{
+	printf("osprof diff: A = %s, B = %s; metric %s, threshold %g\n", fa, fb,
+	       osp_metric_name(o->metric), thr);
+	printf("%zu differ, %zu only in A, %zu only in B, %zu similar, %zu insignificant\n\n",
+	       d->ndiffer, d->nonly_a, d->nonly_b, d->nsimilar, d->ninsignificant);
+	if (!d->ndiffer && !d->nonly_a && !d->nonly_b && !all) {
+		printf("no profile differs\n");
+		return;
+	}
+	printf("%4s  %-13s %6s  %s\n", "RANK", "VERDICT", "SCORE", "PROFILE");
+	for (size_t i = 0; i < d->n; i++) {
+		const struct osp_diff_entry *e = &d->e[i];
+		if (!all &&
+		    (e->verdict == OSP_VERDICT_SIMILAR || e->verdict == OSP_VERDICT_INSIGNIFICANT))
+			continue;
+		char label[256], score[16] = "-";
+		const struct osp_profile *p = e->a ? e->a : e->b;
+		if (e->a && e->b)
+			snprintf(score, sizeof(score), "%.0f", e->score);
+		printf("%4zu  %-13s %6s  %s\n", i + 1, osp_verdict_name(e->verdict), score,
+		       osp_profile_label(p, label, sizeof(label)));
+		printf("      reason: %s\n", e->reason);
+		if (e->a && e->b && e->verdict != OSP_VERDICT_INSIGNIFICANT) {
+			printf("      scores:");
+			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++) {
+				printf(" %s %.0f", osp_metric_name((enum osp_metric)m),
+				       e->scores.score[m]);
+				if (m == OSP_METRIC_CHISQUARE)
+					printf(" (p=%.2g)", e->scores.chi2_p);
+			}
+			printf("\n");
+		}
+	}
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"metric", required_argument, 0, 'm'},
+	    {"threshold", required_argument, 0, 't'},
+	    {"min-share", required_argument, 0, OPT_MIN_SHARE},
+	    {"min-ops-share", required_argument, 0, OPT_MIN_OPS},
+	    {"min-count", required_argument, 0, OPT_MIN_COUNT},
+	    {"near-equal", required_argument, 0, OPT_NEAR},
+	    {"all", no_argument, 0, 'a'},
+	    {"json", no_argument, 0, OPT_JSON},
+	    {"help", no_argument, 0, 'h'},
+	    {0, 0, 0, 0},
+	};
+	struct osp_diff_opts o;
+	int c, json = 0, all = 0;
+	char *end;
+	osp_diff_opts_default(&o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:t:ah", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (osp_metric_parse(optarg, &o.metric))
+				return osp_usage_err(
+				    "diff",
+				    "--metric: '%s' is not one of EMD, TOTOPS, TOTLAT, "
+				    "CHISQUARE, GROUPOPS, GROUPLAT, INTERSECT, JEFFREY",
+				    optarg);
+			break;
+		case 't':
+			o.threshold = strtod(optarg, &end);
+			if (*end || end == optarg || o.threshold < 0 || o.threshold > 100)
+				return osp_usage_err(
+				    "diff", "--threshold: '%s' is not a score in 0..100", optarg);
+			break;
+		case OPT_MIN_SHARE:
+			if (pct_arg("--min-share", optarg, &o.min_share_lat))
+				return OSP_EXIT_USAGE;
+			break;
+		case OPT_MIN_OPS:
+			if (pct_arg("--min-ops-share", optarg, &o.min_share_ops))
+				return OSP_EXIT_USAGE;
+			break;
+		case OPT_NEAR:
+			if (pct_arg("--near-equal", optarg, &o.cmp.near_equal))
+				return OSP_EXIT_USAGE;
+			break;
+		case OPT_MIN_COUNT:
+			o.min_count = strtoull(optarg, &end, 10);
+			if (*end || !*optarg || *optarg == '-')
+				return osp_usage_err("diff", "--min-count: '%s' is not a count",
+				                     optarg);
+			break;
+		case 'a':
+			all = 1;
+			break;
+		case OPT_JSON:
+			json = 1;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return OSP_EXIT_OK;
+		case ':':
+			return osp_usage_err("diff", "%s needs an argument", argv[optind - 1]);
+		default:
+			return osp_usage_err("diff", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 2)
+		return osp_usage_err("diff", "expected two files A and B");
+	const char *fa = argv[optind], *fb = argv[optind + 1];
+	if (!strcmp(fa, "-") && !strcmp(fb, "-"))
+		return osp_usage_err("diff", "only one of A and B can be '-'");
+	struct osp_set *a = osp_cli_load(fa), *b = a ? osp_cli_load(fb) : NULL;
+	if (!a || !b) {
+		osp_set_free(a);
+		return OSP_EXIT_USAGE;
+	}
+	struct osp_diff d;
+	char err[256];
+	int rc = osp_diff_sets(a, b, &o, &d, err, sizeof(err));
+	if (rc == -EINVAL) {
+		osp_err("diff: %s vs %s: %s", fa, fb, err);
+		rc = OSP_EXIT_USAGE;
+	} else if (rc) {
+		osp_err("diff: out of memory");
+		rc = OSP_EXIT_FAIL;
+	} else {
+		double thr =
+		    o.threshold >= 0 ? o.threshold : osp_metric_default_threshold(o.metric);
+		if (json)
+			print_json(&d, &o);
+		else
+			print_text(&d, &o, thr, fa, fb, all);
+		osp_diff_free(&d);
+		rc = fflush(stdout) ? OSP_EXIT_FAIL : OSP_EXIT_OK;
+	}
+	osp_set_free(a);
+	osp_set_free(b);
+	return rc;
+}

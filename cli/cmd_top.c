@@ -1,0 +1,202 @@
+/* osprof top: a live terminal view of latency profiles, refreshed every
+ * interval, ranked by total latency. */
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cli.h"
+#include "cli/top_source.h"
+#include "cli/top_view.h"
+
+static const char usage_head[] =
+    "usage: osprof top [OPTIONS] [-a | -p PID[,PID] | -c CGROUP | --comm NAME]\n"
+    "       osprof top --replay FILE [-i DUR]\n\n"
+    "A live view in the terminal, like top(1): the profiles of the chosen layers\n"
+    "ranked by total latency, with their counts, rate over the last interval,\n"
+    "total, mean and p99, and the log2 histogram of the selected profile.\n"
+    "Kernel layers need root and BTF (see 'osprof list').\n\n"
+    "In top, -i DUR is the refresh interval (default 1s), -d DUR stops after DUR\n"
+    "and -o FILE is where the 'w' key (and Ctrl-C, when -o is given) writes the\n"
+    "profile set collected so far. --replay FILE plays the time slices of a file\n"
+    "recorded with -i back, one slice per refresh, instead of collecting.\n\n"
+    "Keys: q quit, Up/Down (j/k) select, PgUp/PgDn/Home/End, l/L next/previous\n"
+    "layer (filter), p or space pause, c cumulative or last-interval values,\n"
+    "w write the profile set to -o FILE, z zero the counters.\n";
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+/* --replay FILE is top's own option: taken out before the shared parser. */
+static const char *take_replay(int *argc, char **argv)
+{
+	const char *file = NULL;
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		int shift = 0;
+		if (!strcmp(a, "--replay") && i + 1 < *argc) {
+			file = argv[i + 1];
+			shift = 2;
+		} else if (!strncmp(a, "--replay=", 9)) {
+			file = a + 9;
+			shift = 1;
+		} else if (!strcmp(a, "--")) {
+			break;
+		}
+		if (shift) {
+			memmove(argv + i, argv + i + shift,
+			        (size_t)(*argc - i - shift) * sizeof(*argv));
+			*argc -= shift;
+			i--;
+		}
+	}
+	return file;
+}
+
+static int explicit_output(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
+		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
+			return 1;
+	return 0;
+}
+
+static void zero(struct osp_set *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		osp_hist_reset(&s->profiles[i]->hist);
+}
+
+static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
+{
+	uint64_t start = osp_now_ns(), prev = start, next = start + v->interval_ns;
+	int rc = OSP_EXIT_OK;
+	top_view_draw(v);
+	while (!stop_sig) {
+		uint64_t now = osp_now_ns();
+		if (duration_ns && now - start >= duration_ns)
+			break;
+		if (now < next) {
+			uint64_t ms = (next - now + 999999) / 1000000;
+			timeout(ms > 1000 ? 1000 : (int)ms);
+			int ch = getch();
+			if (ch == ERR)
+				continue;
+			enum top_action a = top_view_key(v, ch);
+			if (a == TOP_QUIT)
+				break;
+			if (a == TOP_ZERO)
+				zero(v->cum);
+			if (a != TOP_NONE)
+				top_view_draw(v);
+			continue;
+		}
+		next += v->interval_ns;
+		if (next < now)
+			next = now + v->interval_ns; /* fell behind: do not burst */
+		if (v->paused)
+			continue;
+		struct osp_set *iv = osp_set_new(v->cum->r);
+		if (!iv) {
+			rc = OSP_EXIT_FAIL;
+			break;
+		}
+		int pr = src->poll(src, iv);
+		if (pr < 0)
+			snprintf(v->status, sizeof(v->status),
+			         " collection incomplete this interval");
+		if (pr == 1) {
+			v->finished = 1;
+		} else {
+			char err[200];
+			if (osp_set_merge(v->cum, iv, err, sizeof(err)) < 0)
+				snprintf(v->status, sizeof(v->status), " %s", err);
+			for (size_t m = 0; m < iv->nmeta; m++)
+				if (!osp_get_meta(v->cum, iv->meta[m].key))
+					osp_set_meta(v->cum, iv->meta[m].key, iv->meta[m].value);
+			osp_set_free(v->last);
+			v->last = iv;
+			iv = NULL;
+			v->last_secs = (double)(now - prev) / 1e9;
+			prev = now;
+			v->ticks++;
+		}
+		osp_set_free(iv);
+		top_view_draw(v);
+	}
+	return rc;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	const char *replay = take_replay(&argc, argv);
+	struct osp_collect_opts o;
+	int next, rc = osp_collect_parse("top", usage_head, 1, argc, argv, &o, &next);
+	if (rc)
+		return rc == 1 ? OSP_EXIT_OK : rc;
+	if (next < argc) {
+		rc = osp_usage_err("top", "unexpected argument '%s'", argv[next]);
+		goto out_opts;
+	}
+	if ((o.all != 0) + (o.npids != 0) + (o.cgroup != NULL) + (o.comm != NULL) > 1) {
+		rc = osp_usage_err("top", "-a, -p, -c and --comm exclude each other");
+		goto out_opts;
+	}
+	if (replay && (o.all || o.npids || o.cgroup || o.comm || o.layers)) {
+		rc = osp_usage_err("top",
+		                   "--replay takes its profiles from FILE: no -l/-a/-p/-c/--comm");
+		goto out_opts;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		osp_err("top: needs a terminal; for text output use 'osprof record INTERVAL'");
+		rc = OSP_EXIT_USAGE;
+		goto out_opts;
+	}
+	if (!o.npids && !o.cgroup && !o.comm)
+		o.all = 1;
+	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
+	struct top_source src;
+	memset(&src, 0, sizeof(src));
+	rc = replay ? top_source_replay(&src, replay) : top_source_live(&src, &o);
+	if (rc)
+		goto out_opts;
+	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: wake getch */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	setlocale(LC_ALL, "");
+	initscr();
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	struct top_view v;
+	memset(&v, 0, sizeof(v));
+	v.cum = src.cum;
+	v.what = src.what;
+	v.out_path = o.output;
+	v.interval_ns = interval;
+	rc = run(&src, &v, o.duration_ns);
+	endwin();
+	if (stop_sig && explicit_output(argc, argv)) {
+		/* Ctrl-C/SIGTERM with -o: keep what was collected. */
+		char err[256];
+		if (osp_set_save(v.cum, o.output, err, sizeof(err)) < 0) {
+			osp_err("top: %s", err);
+			rc = OSP_EXIT_FAIL;
+		} else {
+			fprintf(stderr, "osprof: %zu profiles written to %s\n", v.cum->n, o.output);
+		}
+	}
+	osp_set_free(v.last);
+	src.close(&src);
+out_opts:
+	free(o.pids);
+	return rc;
+}

@@ -1,0 +1,278 @@
+/* osprof trace export: Chrome/Perfetto trace-event JSON, heatmap lines
+ * (`time latency` for trace2heatmap.pl) and per-thread event trees (system
+ * call -> fs event -> block request, nested by time) for the HTML tree view. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <uthash.h>
+#include <osprof/render.h>
+#include "cli/cli.h"
+#include "cli/trace_cmds.h"
+#include "cli/trace_common.h"
+
+static const char usage[] =
+    "usage: osprof trace export [--chrome OUT.json] [--heatmap OUT] [--tree OUT.json]\n"
+    "                           [FILTERS] DIR|FILE\n\n"
+    "Writes the events of a trace in other tools' formats ('-' = stdout):\n"
+    "  --chrome FILE   Chrome trace-event JSON (complete 'X' events, µs): open in\n"
+    "                  https://ui.perfetto.dev or chrome://tracing; one track per\n"
+    "                  thread, named after its command\n"
+    "  --heatmap FILE  one 'TIME LATENCY' line per event, both in microseconds,\n"
+    "                  time since the first event: trace2heatmap.pl --unitstime=us\n"
+    "                  --unitslatency=us FILE > heatmap.svg\n"
+    "  --tree FILE     JSON: per thread, its events nested by time (a system call\n"
+    "                  containing the fs events and block requests it caused), for\n"
+    "                  the HTML tree view; docs/trace.md describes the "
+    "fields\n\n" TRACE_FILTER_HELP;
+
+struct thread_name {
+	uint32_t tid;
+	uint32_t pid;
+	char comm[OSP_TRACE_COMM_LEN];
+	UT_hash_handle hh;
+};
+
+struct export_ctx {
+	FILE *chrome, *heat;
+	int tree;
+	uint64_t origin;
+	uint64_t nchrome;
+	struct thread_name *threads;
+	struct osp_trace_event *evs; /* kept for --tree */
+	size_t n, cap;
+};
+
+static FILE *open_out(const char *path)
+{
+	if (!strcmp(path, "-"))
+		return stdout;
+	FILE *f = fopen(path, "w");
+	if (!f)
+		osp_err("trace export: %s: %m", path);
+	return f;
+}
+
+static void json_args(FILE *f, const struct osp_trace_event *ev)
+{
+	char dev[24];
+	fprintf(f,
+	        "\"dev\":\"%s\",\"ino\":%" PRIu64 ",\"off\":%" PRIu64 ",\"size\":%" PRIu64
+	        ",\"ret\":%" PRId64 ",\"arg\":%" PRIu64,
+	        trace_dev_str(ev->dev, dev, sizeof(dev)), ev->ino, ev->off, ev->size, ev->ret,
+	        ev->arg);
+}
+
+static const char *op_name(const struct osp_trace_event *ev)
+{
+	const char *n = osp_trace_op_name(ev->op);
+	return n ? n : "unknown";
+}
+
+static int visit(void *vctx, const struct osp_trace_event *ev)
+{
+	struct export_ctx *c = vctx;
+	int64_t rel = (int64_t)(ev->ts_ns - c->origin);
+	if (c->chrome) {
+		struct thread_name *t;
+		HASH_FIND(hh, c->threads, &ev->tid, sizeof(ev->tid), t);
+		if (!t && (t = calloc(1, sizeof(*t)))) {
+			t->tid = ev->tid;
+			t->pid = ev->pid;
+			memcpy(t->comm, ev->comm, sizeof(t->comm));
+			HASH_ADD(hh, c->threads, tid, sizeof(t->tid), t);
+		}
+		fprintf(c->chrome,
+		        "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
+		        "\"pid\":%u,\"tid\":%u,\"args\":{",
+		        c->nchrome++ ? ",\n" : "", op_name(ev),
+		        osp_trace_layer_name(osp_trace_op_layer(ev->op)), rel / 1e3,
+		        ev->lat_ns / 1e3, ev->pid, ev->tid);
+		json_args(c->chrome, ev);
+		fputs("}}", c->chrome);
+	}
+	if (c->heat)
+		fprintf(c->heat, "%.3f %.3f\n", rel / 1e3, ev->lat_ns / 1e3);
+	if (c->tree) {
+		if (c->n == c->cap) {
+			size_t cap = c->cap ? c->cap * 2 : 4096;
+			struct osp_trace_event *n = realloc(c->evs, cap * sizeof(*n));
+			if (!n)
+				return 1;
+			c->evs = n;
+			c->cap = cap;
+		}
+		c->evs[c->n++] = *ev;
+	}
+	return 0;
+}
+
+/* Thread, then start time, then longest first: a parent before its children. */
+static int cmp_tree(const void *a, const void *b)
+{
+	const struct osp_trace_event *x = a, *y = b;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->ts_ns != y->ts_ns)
+		return x->ts_ns < y->ts_ns ? -1 : 1;
+	if (x->lat_ns != y->lat_ns)
+		return x->lat_ns > y->lat_ns ? -1 : 1;
+	return (int)osp_trace_op_layer(x->op) - (int)osp_trace_op_layer(y->op);
+}
+
+static int contains(const struct osp_trace_event *outer, const struct osp_trace_event *in)
+{
+	return in->ts_ns >= outer->ts_ns && in->ts_ns + in->lat_ns <= outer->ts_ns + outer->lat_ns;
+}
+
+#define TREE_DEPTH 16
+
+static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_host *h)
+{
+	qsort(c->evs, c->n, sizeof(*c->evs), cmp_tree);
+	fprintf(f, "{\"format\":\"osprof-trace-tree\",\"version\":1,\"host\":\"");
+	osp_json_string(f, h->hostname);
+	fprintf(f, "\",\"origin_ns\":%" PRIu64 ",\"threads\":[", c->origin);
+	const struct osp_trace_event *stack[TREE_DEPTH];
+	int depth = 0, child_open[TREE_DEPTH];
+	for (size_t i = 0; i < c->n; i++) {
+		const struct osp_trace_event *ev = &c->evs[i];
+		int new_thread = i == 0 || ev->tid != c->evs[i - 1].tid;
+		/* close the nodes that do not contain this event */
+		while (depth > 0 && (new_thread || !contains(stack[depth - 1], ev))) {
+			fputs(child_open[depth - 1] ? "]}" : "}", f);
+			depth--;
+		}
+		if (new_thread) {
+			if (i)
+				fputs("]},\n", f);
+			fprintf(f, "{\"pid\":%u,\"tid\":%u,\"comm\":\"", ev->pid, ev->tid);
+			osp_json_string(f, ev->comm);
+			fputs("\",\"events\":[", f);
+		} else if (depth > 0 && !child_open[depth - 1]) {
+			fputs(",\"children\":[", f);
+			child_open[depth - 1] = 1;
+		} else {
+			fputs(",", f);
+		}
+		fprintf(f,
+		        "{\"layer\":\"%s\",\"op\":\"%s\",\"ts_ns\":%" PRId64 ",\"lat_ns\":%" PRIu64
+		        ",",
+		        osp_trace_layer_name(osp_trace_op_layer(ev->op)), op_name(ev),
+		        (int64_t)(ev->ts_ns - c->origin), ev->lat_ns);
+		json_args(f, ev);
+		if (depth < TREE_DEPTH) {
+			stack[depth] = ev;
+			child_open[depth] = 0;
+			depth++;
+		} else {
+			fputs("}", f); /* too deep to nest further: a leaf */
+		}
+	}
+	while (depth > 0) {
+		fputs(child_open[depth - 1] ? "]}" : "}", f);
+		depth--;
+	}
+	fputs(c->n ? "]}]}\n" : "]}\n", f);
+}
+
+int trace_cmd_export(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    TRACE_FILTER_LONGOPTS,
+	    {"chrome", required_argument, NULL, 1},
+	    {"heatmap", required_argument, NULL, 2},
+	    {"tree", required_argument, NULL, 3},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
+	};
+	struct trace_filter f = {0};
+	const char *chrome = NULL, *heat = NULL, *tree = NULL;
+	int c, rc;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 1:
+			chrome = optarg;
+			break;
+		case 2:
+			heat = optarg;
+			break;
+		case 3:
+			tree = optarg;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return OSP_EXIT_OK;
+		case ':':
+			return osp_usage_err("trace export", "option %s needs a value",
+			                     argv[optind - 1]);
+		default:
+			if (c >= 1000) {
+				if ((rc = trace_filter_opt("trace export", &f, c, optarg)))
+					return rc;
+				break;
+			}
+			return osp_usage_err("trace export", "unknown option '%s'",
+			                     argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return osp_usage_err("trace export", "give one trace directory or segment file");
+	if (!chrome && !heat && !tree)
+		return osp_usage_err("trace export", "give --chrome, --heatmap and/or --tree");
+	const char *path = argv[optind];
+	struct trace_totals t;
+	if ((rc = trace_walk("export", path, NULL, NULL, NULL, &t)))
+		return rc;
+	struct export_ctx ctx = {.origin = t.first_ts, .tree = tree != NULL};
+	FILE *tf = NULL;
+	rc = OSP_EXIT_FAIL;
+	if ((chrome && !(ctx.chrome = open_out(chrome))) ||
+	    (heat && !(ctx.heat = open_out(heat))) || (tree && !(tf = open_out(tree))))
+		goto out;
+	if (ctx.chrome)
+		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", ctx.chrome);
+	rc = trace_walk("export", path, &f, visit, &ctx, &t);
+	if (rc)
+		goto out;
+	if (ctx.chrome) {
+		struct thread_name *th, *tmp;
+		HASH_ITER(hh, ctx.threads, th, tmp)
+		{
+			fprintf(ctx.chrome,
+			        "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
+			        "\"args\":{\"name\":\"",
+			        ctx.nchrome++ ? ",\n" : "", th->pid, th->tid);
+			osp_json_string(ctx.chrome, th->comm);
+			fputs("\"}}", ctx.chrome);
+		}
+		fprintf(ctx.chrome, "\n],\"otherData\":{\"host\":\"");
+		osp_json_string(ctx.chrome, t.host.hostname);
+		fprintf(ctx.chrome, "\",\"kernel\":\"");
+		osp_json_string(ctx.chrome, t.host.kernel);
+		fprintf(ctx.chrome, "\",\"dropped_events\":%" PRIu64 "}}\n", t.dropped);
+	}
+	if (tf)
+		write_tree(tf, &ctx, &t.host);
+	rc = OSP_EXIT_OK;
+out:;
+	FILE *outs[] = {ctx.chrome, ctx.heat, tf};
+	for (int i = 0; i < 3; i++)
+		if (outs[i] &&
+		    ((fflush(outs[i]) || ferror(outs[i]) ||
+		      (outs[i] != stdout && fclose(outs[i])))) &&
+		    rc == OSP_EXIT_OK) {
+			osp_err("trace export: write failed");
+			rc = OSP_EXIT_FAIL;
+		}
+	struct thread_name *th, *tmp;
+	HASH_ITER(hh, ctx.threads, th, tmp)
+	{
+		HASH_DEL(ctx.threads, th);
+		free(th);
+	}
+	free(ctx.evs);
+	return rc;
+}

@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/* osprof trace capture: one ring-buffer record per file-system system call
+ * (and, with --layers, per ext4/page-cache event and block request). The
+ * per-syscall recipe (which argument is the fd, size, offset, flags) comes
+ * from user space in trace_sc, so this program needs no syscall numbers. */
+#include "vmlinux.h"
+#include "osp_common.bpf.h"
+#include "trace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile __u32 trace_layers = 0;
+const volatile __u64 wake_bytes = 1 << 20;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct osp_trace_sc);
+	__uint(max_entries, OSP_TRACE_NR_SYSCALLS);
+} trace_sc SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 32 << 20);
+} trace_rb SEC(".maps");
+
+/* A system call in flight on this thread. */
+struct pending {
+	__u64 ts, off, size, arg, ino;
+	__u32 dev;
+	__u16 op;
+	__u8 flags, active;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct pending);
+} trace_pending SEC(".maps");
+
+/* fs spans (ext4_sync_file, ext4_da_write) in flight, by tid. */
+struct fs_pending {
+	__u64 ts, off, size, arg, ino;
+	__u32 dev;
+	__u16 op;
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH); /* spans never ended must not fill it */
+	__type(key, __u32);
+	__type(value, struct fs_pending);
+	__uint(max_entries, 16384);
+} trace_fs SEC(".maps");
+
+/* Block requests in flight: issued by a target task, completed anywhere. */
+struct blk_pending {
+	__u64 ts, off, size;
+	__u32 pid, tid, dev;
+	__u16 op;
+	char comm[16];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH); /* spans never ended must not fill it */
+	__type(key, __u64);
+	__type(value, struct blk_pending);
+	__uint(max_entries, 16384);
+} trace_blk SEC(".maps");
+
+/* Each hot-path helper has two flavours chosen by a constant `btf`: tp_btf
+ * programs read kernel memory with direct (BTF-checked) loads, which cost a
+ * fraction of the bpf_probe_read_kernel calls that BPF_CORE_READ makes in
+ * the raw_tp fallback. The constant folds away after inlining. */
+static __always_inline __u64 sc_arg(struct pt_regs *regs, __u32 i, const int btf)
+{
+#ifdef __TARGET_ARCH_x86
+	if (btf) {
+		switch (i) {
+		case 0:
+			return regs->di;
+		case 1:
+			return regs->si;
+		case 2:
+			return regs->dx;
+		case 3:
+			return regs->r10;
+		case 4:
+			return regs->r8;
+		case 5:
+			return regs->r9;
+		}
+		return 0;
+	}
+#endif
+	switch (i) {
+	case 0:
+		return PT_REGS_PARM1_CORE_SYSCALL(regs);
+	case 1:
+		return PT_REGS_PARM2_CORE_SYSCALL(regs);
+	case 2:
+		return PT_REGS_PARM3_CORE_SYSCALL(regs);
+	case 3:
+		return PT_REGS_PARM4_CORE_SYSCALL(regs);
+	case 4:
+		return PT_REGS_PARM5_CORE_SYSCALL(regs);
+	case 5:
+#ifdef PT_REGS_PARM6_CORE_SYSCALL
+		return PT_REGS_PARM6_CORE_SYSCALL(regs);
+#elif defined(__TARGET_ARCH_x86)
+		return BPF_CORE_READ(regs, r9); /* libbpf 1.1 has no PARM6 macro */
+#else
+		return 0;
+#endif
+	}
+	return 0;
+}
+
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+
+struct file_info {
+	__u64 ino, pos;
+	__u32 dev;
+};
+
+/* fd of the current task -> device, inode and position; 0 if fd is open. */
+static __always_inline int fd_info(long fd, struct file_info *fi, const int btf)
+{
+	struct file *f = NULL;
+	if (fd < 0)
+		return -1;
+	if (btf) {
+		struct task_struct *t = bpf_get_current_task_btf();
+		struct fdtable *fdt = t->files->fdt;
+		if (fd >= fdt->max_fds)
+			return -1;
+		struct file **fds = fdt->fd;
+		bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		if (!f)
+			return -1;
+		struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
+		struct inode *in = tf->f_inode;
+		fi->ino = in->i_ino;
+		fi->dev = in->i_sb->s_dev;
+		fi->pos = tf->f_pos;
+		return 0;
+	}
+	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
+		return -1;
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	if (!f)
+		return -1;
+	struct inode *in = BPF_CORE_READ(f, f_inode);
+	fi->ino = BPF_CORE_READ(in, i_ino);
+	fi->dev = BPF_CORE_READ(in, i_sb, s_dev);
+	fi->pos = BPF_CORE_READ(f, f_pos);
+	return 0;
+}
+
+static __always_inline int submit_flags(void)
+{
+	/* Wake the reader only when a good amount is waiting: a wakeup per
+	 * event costs more than the event. The reader also polls on a timer. */
+	return bpf_ringbuf_query(&trace_rb, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP
+	                                                                     : BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf)
+{
+	if ((__u64)id >= OSP_TRACE_NR_SYSCALLS)
+		return 0;
+	__u32 nr = (__u32)id;
+	struct osp_trace_sc *sc = bpf_map_lookup_elem(&trace_sc, &nr);
+	if (!sc || !sc->op || !osp_target())
+		return 0;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pending *p =
+	    bpf_task_storage_get(&trace_pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!p)
+		return 0;
+	p->op = sc->op;
+	p->flags = sc->flags;
+	p->off = sc->off_arg < 6 ? sc_arg(regs, sc->off_arg, btf) : 0;
+	p->size = sc->size_arg < 6 ? sc_arg(regs, sc->size_arg, btf) : 0;
+	p->arg = sc->arg_arg < 6 ? sc_arg(regs, sc->arg_arg, btf) : 0;
+	p->dev = 0;
+	p->ino = 0;
+	if (sc->flags & OSP_SC_HOWPTR) {
+		__u64 how = 0;
+		bpf_probe_read_user(&how, sizeof(how), (void *)p->arg);
+		p->arg = how;
+	}
+	if (sc->fd_arg < 6) {
+		long fd = (long)sc_arg(regs, sc->fd_arg, btf);
+		struct file_info fi;
+		if ((sc->flags & OSP_SC_ANONCHK) && (fd < 0 || (sc_arg(regs, 3, btf) & 0x20)))
+			return 0; /* anonymous mapping: not file I/O */
+		if (!fd_info(fd, &fi, btf)) {
+			p->dev = fi.dev;
+			p->ino = fi.ino;
+			if (sc->flags & OSP_SC_POS)
+				p->off = fi.pos;
+		}
+	}
+	p->active = 1;
+	p->ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+static __always_inline int on_exit(long ret, const int btf)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pending *p = bpf_task_storage_get(&trace_pending, task, 0, 0);
+	if (!p || !p->active)
+		return 0;
+	__u64 now = bpf_ktime_get_ns();
+	p->active = 0;
+	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
+	if (!r) {
+		osp_stat_inc(OSP_STAT_LOST);
+		return 0;
+	}
+	__u64 pt = bpf_get_current_pid_tgid();
+	r->ts = p->ts;
+	r->lat = now - p->ts;
+	r->pid = pt >> 32;
+	r->tid = (__u32)pt;
+	r->op = p->op;
+	r->pad = 0;
+	r->dev = p->dev;
+	r->ino = p->ino;
+	r->off = p->off;
+	r->size = p->size;
+	r->arg = p->arg;
+	r->ret = ret;
+	struct file_info fi;
+	if ((p->flags & OSP_SC_RETFD) && !fd_info(ret, &fi, btf)) {
+		r->dev = fi.dev;
+		r->ino = fi.ino;
+	}
+	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	bpf_ringbuf_submit(r, submit_flags());
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(trace_enter_btf, struct pt_regs *regs, long id)
+{
+	return on_enter(regs, id, 1);
+}
+
+SEC("raw_tp/sys_enter")
+int BPF_PROG(trace_enter_raw, struct pt_regs *regs, long id)
+{
+	return on_enter(regs, id, 0);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(trace_exit_btf, struct pt_regs *regs, long ret)
+{
+	return on_exit(ret, 1);
+}
+
+SEC("raw_tp/sys_exit")
+int BPF_PROG(trace_exit_raw, struct pt_regs *regs, long ret)
+{
+	return on_exit(ret, 0);
+}
+
+/* ---- fs events (--layers fs) ---- */
+
+static __always_inline void emit_fs(struct fs_pending *fp, __u64 now, long ret)
+{
+	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
+	if (!r) {
+		osp_stat_inc(OSP_STAT_LOST);
+		return;
+	}
+	__u64 pt = bpf_get_current_pid_tgid();
+	r->ts = fp->ts;
+	r->lat = now - fp->ts;
+	r->pid = pt >> 32;
+	r->tid = (__u32)pt;
+	r->op = fp->op;
+	r->pad = 0;
+	r->dev = fp->dev;
+	r->ino = fp->ino;
+	r->off = fp->off;
+	r->size = fp->size;
+	r->arg = fp->arg;
+	r->ret = ret;
+	bpf_get_current_comm(r->comm, sizeof(r->comm));
+	bpf_ringbuf_submit(r, submit_flags());
+}
+
+static __always_inline int fs_begin(__u16 op, struct inode *in, __u64 off, __u64 size, __u64 arg)
+{
+	if (!(trace_layers & OSP_TRACE_L_FS) || !osp_target())
+		return 0;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fs_pending fp = {
+	    .ts = bpf_ktime_get_ns(), .off = off, .size = size, .arg = arg, .op = op};
+	fp.ino = BPF_CORE_READ(in, i_ino);
+	fp.dev = BPF_CORE_READ(in, i_sb, s_dev);
+	bpf_map_update_elem(&trace_fs, &tid, &fp, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int fs_end(long ret)
+{
+	if (!(trace_layers & OSP_TRACE_L_FS))
+		return 0;
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct fs_pending *fp = bpf_map_lookup_elem(&trace_fs, &tid);
+	if (!fp)
+		return 0;
+	emit_fs(fp, bpf_ktime_get_ns(), ret);
+	bpf_map_delete_elem(&trace_fs, &tid);
+	return 0;
+}
+
+/* Op numbers of the fs and block events, set by user space (enum osp_trace_op). */
+const volatile __u16 op_sync_file = 0, op_da_write = 0, op_pagecache = 0;
+const volatile __u16 op_blk_read = 0, op_blk_write = 0, op_blk_flush = 0, op_blk_other = 0;
+
+static __always_inline int sync_file_enter(struct file *f, int datasync)
+{
+	return fs_begin(op_sync_file, BPF_CORE_READ(f, f_inode), 0, 0, datasync);
+}
+SEC("tp_btf/ext4_sync_file_enter")
+int BPF_PROG(fs_sync_enter_btf, struct file *f, int datasync)
+{
+	return sync_file_enter(f, datasync);
+}
+SEC("raw_tp/ext4_sync_file_enter")
+int BPF_PROG(fs_sync_enter_raw, struct file *f, int datasync)
+{
+	return sync_file_enter(f, datasync);
+}
+SEC("tp_btf/ext4_sync_file_exit")
+int BPF_PROG(fs_sync_exit_btf, struct inode *in, int ret)
+{
+	return fs_end(ret);
+}
+SEC("raw_tp/ext4_sync_file_exit")
+int BPF_PROG(fs_sync_exit_raw, struct inode *in, int ret)
+{
+	return fs_end(ret);
+}
+SEC("tp_btf/ext4_da_write_begin")
+int BPF_PROG(fs_wbegin_btf, struct inode *in, loff_t pos, unsigned int len)
+{
+	return fs_begin(op_da_write, in, pos, len, 0);
+}
+SEC("raw_tp/ext4_da_write_begin")
+int BPF_PROG(fs_wbegin_raw, struct inode *in, loff_t pos, unsigned int len)
+{
+	return fs_begin(op_da_write, in, pos, len, 0);
+}
+SEC("tp_btf/ext4_da_write_end")
+int BPF_PROG(fs_wend_btf, struct inode *in, loff_t pos, unsigned int len, unsigned int copied)
+{
+	return fs_end(copied);
+}
+SEC("raw_tp/ext4_da_write_end")
+int BPF_PROG(fs_wend_raw, struct inode *in, loff_t pos, unsigned int len, unsigned int copied)
+{
+	return fs_end(copied);
+}
+
+/* A page entering the page cache: a miss being filled (a point event). */
+static __always_inline int pagecache_add(struct folio *folio)
+{
+	if (!(trace_layers & OSP_TRACE_L_FS) || !osp_target())
+		return 0;
+	struct inode *in = BPF_CORE_READ(folio, mapping, host);
+	struct fs_pending fp = {.ts = bpf_ktime_get_ns(), .op = op_pagecache, .size = 4096};
+	fp.off = BPF_CORE_READ(folio, index) * 4096;
+	fp.ino = BPF_CORE_READ(in, i_ino);
+	fp.dev = BPF_CORE_READ(in, i_sb, s_dev);
+	emit_fs(&fp, fp.ts, 0);
+	return 0;
+}
+SEC("tp_btf/mm_filemap_add_to_page_cache")
+int BPF_PROG(fs_pcache_btf, struct folio *folio)
+{
+	return pagecache_add(folio);
+}
+SEC("raw_tp/mm_filemap_add_to_page_cache")
+int BPF_PROG(fs_pcache_raw, struct folio *folio)
+{
+	return pagecache_add(folio);
+}
+
+/* ---- block requests (--layers block) ---- */
+
+static __always_inline int rq_issue(struct request *rq)
+{
+	if (!(trace_layers & OSP_TRACE_L_BLOCK) || !osp_target())
+		return 0;
+	__u64 key = (__u64)rq, pt = bpf_get_current_pid_tgid();
+	struct blk_pending b = {.ts = bpf_ktime_get_ns(), .pid = pt >> 32, .tid = (__u32)pt};
+	__u32 opf = BPF_CORE_READ(rq, cmd_flags) & 0xff;
+	b.op = opf == 0   ? op_blk_read
+	       : opf == 1 ? op_blk_write
+	       : opf == 2 ? op_blk_flush
+	                  : op_blk_other;
+	b.off = BPF_CORE_READ(rq, __sector) * 512;
+	b.size = BPF_CORE_READ(rq, __data_len);
+	struct gendisk *d = BPF_CORE_READ(rq, q, disk);
+	b.dev = (__u32)BPF_CORE_READ(d, major) << 20 | (__u32)BPF_CORE_READ(d, first_minor);
+	bpf_get_current_comm(b.comm, sizeof(b.comm));
+	bpf_map_update_elem(&trace_blk, &key, &b, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int rq_complete(struct request *rq, int error)
+{
+	if (!(trace_layers & OSP_TRACE_L_BLOCK))
+		return 0;
+	__u64 key = (__u64)rq;
+	struct blk_pending *b = bpf_map_lookup_elem(&trace_blk, &key);
+	if (!b)
+		return 0;
+	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
+	if (r) {
+		r->ts = b->ts;
+		r->lat = bpf_ktime_get_ns() - b->ts;
+		r->pid = b->pid;
+		r->tid = b->tid;
+		r->op = b->op;
+		r->pad = 0;
+		r->dev = b->dev;
+		r->ino = 0;
+		r->off = b->off;
+		r->size = b->size;
+		r->arg = 0;
+		r->ret = -(long)error;
+		__builtin_memcpy(r->comm, b->comm, sizeof(r->comm));
+		bpf_ringbuf_submit(r, submit_flags());
+	} else {
+		osp_stat_inc(OSP_STAT_LOST);
+	}
+	bpf_map_delete_elem(&trace_blk, &key);
+	return 0;
+}
+
+SEC("tp_btf/block_rq_issue")
+int BPF_PROG(blk_issue_btf, struct request *rq)
+{
+	return rq_issue(rq);
+}
+SEC("raw_tp/block_rq_issue")
+int BPF_PROG(blk_issue_raw, struct request *rq)
+{
+	return rq_issue(rq);
+}
+SEC("tp_btf/block_rq_complete")
+int BPF_PROG(blk_done_btf, struct request *rq, int error, unsigned int nr_bytes)
+{
+	return rq_complete(rq, error);
+}
+SEC("raw_tp/block_rq_complete")
+int BPF_PROG(blk_done_raw, struct request *rq, int error, unsigned int nr_bytes)
+{
+	return rq_complete(rq, error);
+}

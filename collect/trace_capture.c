@@ -1,0 +1,315 @@
+/* User side of trace capture: the syscall recipes, loading and attaching
+ * trace.bpf.c, and draining its ring buffer into a trace writer. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include "collect/bpf_common.h"
+#include "collect/bpf/trace.h"
+#include "collect/trace_capture.h"
+#include "trace.skel.h"
+
+#define N OSP_SC_NONE
+/* How each system call is recorded: fd, size, offset and flag arguments. */
+static const struct {
+	int nr;
+	struct osp_trace_sc sc;
+} recipes[] = {
+#define R(sys, op, fd, size, off, arg, fl)                                                         \
+	{                                                                                          \
+		SYS_##sys,                                                                         \
+		{                                                                                  \
+			OSP_TOP_##op, fd, size, off, arg, fl, 0                                    \
+		}                                                                                  \
+	}
+    R(read, READ, 0, 2, N, N, OSP_SC_POS),
+    R(write, WRITE, 0, 2, N, N, OSP_SC_POS),
+    R(pread64, PREAD64, 0, 2, 3, N, 0),
+    R(pwrite64, PWRITE64, 0, 2, 3, N, 0),
+    R(readv, READV, 0, N, N, 2, OSP_SC_POS),
+    R(writev, WRITEV, 0, N, N, 2, OSP_SC_POS),
+    R(preadv, PREADV, 0, N, 3, 2, 0),
+    R(pwritev, PWRITEV, 0, N, 3, 2, 0),
+    R(preadv2, PREADV2, 0, N, 3, 2, 0),
+    R(pwritev2, PWRITEV2, 0, N, 3, 2, 0),
+    R(open, OPEN, N, N, N, 1, OSP_SC_RETFD),
+    R(openat, OPENAT, N, N, N, 2, OSP_SC_RETFD),
+    R(openat2, OPENAT2, N, N, N, 2, OSP_SC_RETFD | OSP_SC_HOWPTR),
+    R(creat, CREAT, N, N, N, 1, OSP_SC_RETFD),
+    R(close, CLOSE, 0, N, N, N, 0),
+    R(lseek, LSEEK, 0, N, 1, 2, 0),
+    R(fsync, FSYNC, 0, N, N, N, 0),
+    R(fdatasync, FDATASYNC, 0, N, N, N, 0),
+    R(sync_file_range, SYNC_FILE_RANGE, 0, 2, 1, 3, 0),
+    R(sync, SYNC, N, N, N, N, 0),
+    R(syncfs, SYNCFS, 0, N, N, N, 0),
+    R(stat, STAT, N, N, N, N, 0),
+    R(lstat, LSTAT, N, N, N, N, 0),
+    R(fstat, FSTAT, 0, N, N, N, 0),
+    R(newfstatat, NEWFSTATAT, N, N, N, 3, 0),
+    R(statx, STATX, N, N, N, 2, 0),
+    R(statfs, STATFS, N, N, N, N, 0),
+    R(fstatfs, FSTATFS, 0, N, N, N, 0),
+    R(access, ACCESS, N, N, N, 1, 0),
+    R(faccessat, FACCESSAT, N, N, N, 2, 0),
+    R(faccessat2, FACCESSAT2, N, N, N, 2, 0),
+    R(getdents, GETDENTS, 0, 2, N, N, OSP_SC_POS),
+    R(getdents64, GETDENTS64, 0, 2, N, N, OSP_SC_POS),
+    R(unlink, UNLINK, N, N, N, N, 0),
+    R(unlinkat, UNLINKAT, N, N, N, 2, 0),
+    R(rename, RENAME, N, N, N, N, 0),
+    R(renameat, RENAMEAT, N, N, N, N, 0),
+    R(renameat2, RENAMEAT2, N, N, N, 4, 0),
+    R(mkdir, MKDIR, N, N, N, 1, 0),
+    R(mkdirat, MKDIRAT, N, N, N, 2, 0),
+    R(rmdir, RMDIR, N, N, N, N, 0),
+    R(link, LINK, N, N, N, N, 0),
+    R(linkat, LINKAT, N, N, N, 4, 0),
+    R(symlink, SYMLINK, N, N, N, N, 0),
+    R(symlinkat, SYMLINKAT, N, N, N, N, 0),
+    R(readlink, READLINK, N, 2, N, N, 0),
+    R(readlinkat, READLINKAT, N, 3, N, N, 0),
+    R(truncate, TRUNCATE, N, 1, N, N, 0),
+    R(ftruncate, FTRUNCATE, 0, 1, N, N, 0),
+    R(fallocate, FALLOCATE, 0, 3, 2, 1, 0),
+    R(fadvise64, FADVISE64, 0, 2, 1, 3, 0),
+    R(mmap, MMAP, 4, 1, 5, 2, OSP_SC_ANONCHK),
+    R(sendfile, SENDFILE, 1, 3, N, N, 0),
+    R(copy_file_range, COPY_FILE_RANGE, 0, 4, N, N, 0),
+    R(chmod, CHMOD, N, N, N, 1, 0),
+    R(fchmod, FCHMOD, 0, N, N, 1, 0),
+    R(fchmodat, FCHMODAT, N, N, N, 2, 0),
+    R(chown, CHOWN, N, N, N, N, 0),
+    R(fchown, FCHOWN, 0, N, N, N, 0),
+    R(fchownat, FCHOWNAT, N, N, N, N, 0),
+    R(utimensat, UTIMENSAT, N, N, N, 3, 0),
+    R(flock, FLOCK, 0, N, N, 1, 0),
+#undef R
+};
+#undef N
+
+struct osp_trace_capture {
+	struct trace_bpf *k;
+	struct ring_buffer *rb;
+	struct bpf_link *links[16];
+	int nlinks;
+	enum osp_attach_mode mode;
+	unsigned layers;
+	int acquired;
+	struct osp_trace_writer *w; /* target of the ring-buffer callback */
+	long moved;
+	uint64_t lost_seen;
+};
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	struct osp_trace_capture *c = ctx;
+	const struct osp_trace_rec *r = data;
+	if (len < sizeof(*r))
+		return 0;
+	struct osp_trace_event ev = {
+	    .ts_ns = r->ts,
+	    .lat_ns = r->lat,
+	    .pid = r->pid,
+	    .tid = r->tid,
+	    .op = r->op,
+	    .dev = r->dev,
+	    .ino = r->ino,
+	    .off = r->off,
+	    .size = r->size,
+	    .ret = r->ret,
+	    .arg = r->arg,
+	};
+	memcpy(ev.comm, r->comm, sizeof(ev.comm) - 1);
+	osp_trace_writer_add(c->w, &ev);
+	c->moved++;
+	return 0;
+}
+
+int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s, unsigned layers,
+                           size_t rb_bytes)
+{
+	struct osp_trace_capture *c = calloc(1, sizeof(*c));
+	int rc;
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->layers = layers;
+	if ((rc = osp_bpf_common_acquire(s)))
+		goto fail;
+	c->acquired = 1;
+	c->mode = osp_bpf_tp_mode();
+	c->k = trace_bpf__open();
+	if (!c->k) {
+		rc = -errno;
+		fprintf(stderr, "osprof trace: cannot open the trace BPF object: %s\n",
+		        strerror(errno));
+		goto fail;
+	}
+	struct trace_bpf *k = c->k;
+	if ((rc = OSP_BPF_SETUP(k, s)))
+		goto fail;
+	k->rodata->trace_layers = layers;
+	k->rodata->op_sync_file = OSP_TOP_FS_SYNC_FILE;
+	k->rodata->op_da_write = OSP_TOP_FS_DA_WRITE;
+	k->rodata->op_pagecache = OSP_TOP_FS_PAGECACHE_ADD;
+	k->rodata->op_blk_read = OSP_TOP_BLK_READ;
+	k->rodata->op_blk_write = OSP_TOP_BLK_WRITE;
+	k->rodata->op_blk_flush = OSP_TOP_BLK_FLUSH;
+	k->rodata->op_blk_other = OSP_TOP_BLK_OTHER;
+	if (rb_bytes) {
+		bpf_map__set_max_entries(k->maps.trace_rb, (__u32)rb_bytes);
+		k->rodata->wake_bytes = rb_bytes / 8;
+	} else {
+		k->rodata->wake_bytes = (32u << 20) / 8;
+	}
+	struct bpf_program *pairs[][2] = {
+	    {k->progs.trace_enter_btf, k->progs.trace_enter_raw},
+	    {k->progs.trace_exit_btf, k->progs.trace_exit_raw},
+	    {k->progs.fs_sync_enter_btf, k->progs.fs_sync_enter_raw},
+	    {k->progs.fs_sync_exit_btf, k->progs.fs_sync_exit_raw},
+	    {k->progs.fs_wbegin_btf, k->progs.fs_wbegin_raw},
+	    {k->progs.fs_wend_btf, k->progs.fs_wend_raw},
+	    {k->progs.fs_pcache_btf, k->progs.fs_pcache_raw},
+	    {k->progs.blk_issue_btf, k->progs.blk_issue_raw},
+	    {k->progs.blk_done_btf, k->progs.blk_done_raw},
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		osp_bpf_pick(pairs[i][0], pairs[i][1], c->mode);
+		int want =
+		    i < 2 || (i < 7 ? (layers & OSP_TRACE_L_FS) : (layers & OSP_TRACE_L_BLOCK));
+		if (!want) {
+			bpf_program__set_autoload(pairs[i][0], false);
+			bpf_program__set_autoload(pairs[i][1], false);
+		}
+	}
+	if ((rc = trace_bpf__load(k))) {
+		fprintf(stderr, "osprof trace: cannot load the trace BPF programs (%s): %s\n",
+		        osp_attach_mode_name(c->mode), strerror(-rc));
+		goto fail;
+	}
+	for (size_t i = 0; i < sizeof(recipes) / sizeof(recipes[0]); i++) {
+		__u32 nr = (__u32)recipes[i].nr;
+		if (nr < OSP_TRACE_NR_SYSCALLS &&
+		    (rc = bpf_map__update_elem(k->maps.trace_sc, &nr, sizeof(nr), &recipes[i].sc,
+		                               sizeof(recipes[i].sc), 0))) {
+			fprintf(stderr, "osprof trace: cannot fill the syscall table: %s\n",
+			        strerror(-rc));
+			goto fail;
+		}
+	}
+	*out = c;
+	return 0;
+fail:
+	osp_trace_capture_close(c, s);
+	return rc < 0 ? rc : -EINVAL;
+}
+
+static int attach(struct osp_trace_capture *c, struct osp_session *s, struct bpf_program *btf,
+                  struct bpf_program *raw, const char *layer, const char *target)
+{
+	struct bpf_program *p = c->mode == OSP_ATTACH_TP_BTF ? btf : raw;
+	struct bpf_link *l = bpf_program__attach(p);
+	if (!l) {
+		int rc = -errno;
+		fprintf(stderr, "osprof trace: cannot attach to %s (%s): %s\n", target,
+		        osp_attach_mode_name(c->mode), strerror(errno));
+		return rc;
+	}
+	c->links[c->nlinks++] = l;
+	osp_bpf_note_attach(s, layer, target, c->mode);
+	return 0;
+}
+
+int osp_trace_capture_attach(struct osp_trace_capture *c, struct osp_session *s)
+{
+	struct trace_bpf *k = c->k;
+	int rc = osp_bpf_common_start(s);
+	if (rc)
+		return rc;
+	c->rb = ring_buffer__new(bpf_map__fd(k->maps.trace_rb), on_event, c, NULL);
+	if (!c->rb) {
+		rc = -errno;
+		fprintf(stderr, "osprof trace: cannot map the ring buffer: %s\n", strerror(errno));
+		return rc;
+	}
+	if ((rc = attach(c, s, k->progs.trace_enter_btf, k->progs.trace_enter_raw, "syscall",
+	                 "sys_enter")) ||
+	    (rc = attach(c, s, k->progs.trace_exit_btf, k->progs.trace_exit_raw, "syscall",
+	                 "sys_exit")))
+		return rc;
+	if (c->layers & OSP_TRACE_L_FS) {
+		if ((rc = attach(c, s, k->progs.fs_sync_enter_btf, k->progs.fs_sync_enter_raw, "fs",
+		                 "ext4_sync_file_enter")) ||
+		    (rc = attach(c, s, k->progs.fs_sync_exit_btf, k->progs.fs_sync_exit_raw, "fs",
+		                 "ext4_sync_file_exit")) ||
+		    (rc = attach(c, s, k->progs.fs_wbegin_btf, k->progs.fs_wbegin_raw, "fs",
+		                 "ext4_da_write_begin")) ||
+		    (rc = attach(c, s, k->progs.fs_wend_btf, k->progs.fs_wend_raw, "fs",
+		                 "ext4_da_write_end")) ||
+		    (rc = attach(c, s, k->progs.fs_pcache_btf, k->progs.fs_pcache_raw, "fs",
+		                 "mm_filemap_add_to_page_cache")))
+			return rc;
+	}
+	if (c->layers & OSP_TRACE_L_BLOCK) {
+		if ((rc = attach(c, s, k->progs.blk_issue_btf, k->progs.blk_issue_raw, "block",
+		                 "block_rq_issue")) ||
+		    (rc = attach(c, s, k->progs.blk_done_btf, k->progs.blk_done_raw, "block",
+		                 "block_rq_complete")))
+			return rc;
+	}
+	return 0;
+}
+
+uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	if (ncpu <= 0 || !c->k)
+		return 0;
+	__u64 *v = calloc((size_t)ncpu, sizeof(__u64)), sum = 0;
+	__u32 key = OSP_STAT_LOST;
+	if (v && !bpf_map__lookup_elem(c->k->maps.osp_stats, &key, sizeof(key), v,
+	                               sizeof(__u64) * (size_t)ncpu, 0))
+		for (int i = 0; i < ncpu; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w, int timeout_ms)
+{
+	c->w = w;
+	c->moved = 0;
+	/* Producers wake us only when much is waiting; the timeout plus an
+	 * explicit consume picks up the rest. */
+	int rc = ring_buffer__poll(c->rb, timeout_ms);
+	if (rc < 0 && rc != -EINTR)
+		return rc;
+	rc = ring_buffer__consume(c->rb);
+	if (rc < 0 && rc != -EINTR)
+		return rc;
+	uint64_t lost = osp_trace_capture_lost(c);
+	if (lost > c->lost_seen) {
+		osp_trace_writer_drop(w, lost - c->lost_seen);
+		c->lost_seen = lost;
+	}
+	return c->moved;
+}
+
+void osp_trace_capture_detach(struct osp_trace_capture *c)
+{
+	while (c->nlinks > 0)
+		bpf_link__destroy(c->links[--c->nlinks]);
+}
+
+void osp_trace_capture_close(struct osp_trace_capture *c, struct osp_session *s)
+{
+	if (!c)
+		return;
+	osp_trace_capture_detach(c);
+	ring_buffer__free(c->rb);
+	trace_bpf__destroy(c->k);
+	if (c->acquired)
+		osp_bpf_common_release(s);
+	free(c);
+}

@@ -1,0 +1,293 @@
+/* Automated analysis of profiles (OSprof §3.1-3.3): peaks, ranking by total
+ * latency, "likely nested" count matches, profile comparison metrics, the
+ * three-phase selection of differing profiles, characteristic-time
+ * annotation and the forcible-preemption model. Method and thresholds:
+ * docs/analysis.md. */
+#ifndef OSPROF_ANALYSIS_H
+#define OSPROF_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <osprof/hist.h>
+#include <osprof/profile.h>
+
+/* ---- Peaks ------------------------------------------------------------ */
+
+/* A valley between two hills splits them into separate peaks when the lower
+ * hill's top count c_top and the valley count c_v satisfy both
+ *   c_top >= valley_ratio * c_v                (deep on a log scale), and
+ *   c_top - c_v >= valley_z * sqrt(c_top + c_v) (not counting noise).
+ * Empty buckets always separate peaks. */
+#define OSP_PEAK_VALLEY_RATIO 2.0
+#define OSP_PEAK_VALLEY_Z     2.0
+
+struct osp_peak_opts {
+	double valley_ratio;
+	double valley_z;
+};
+
+struct osp_peak {
+	unsigned first, last; /* bucket indexes, inclusive */
+	unsigned mode;        /* bucket with the largest count */
+	uint64_t count;
+	double lat;            /* estimated sum of values in the peak (ns) */
+	uint64_t lo_ns, hi_ns; /* value range, clipped to the histogram's min/max */
+	double mean_ns;
+	double share_ops; /* of the histogram's count, 0..1 */
+	double share_lat; /* of the histogram's total, 0..1 */
+};
+
+/* Finds the peaks of h, left to right, into out[0..max). Returns how many
+ * there are (may exceed max: then only max were written). opts may be NULL.
+ * At most osp_nbuckets(h->r) / 2 + 1 peaks exist. */
+unsigned osp_find_peaks(const struct osp_hist *h, const struct osp_peak_opts *opts,
+                        struct osp_peak *out, unsigned max);
+
+/* Estimated sum of values per bucket: count * geometric bucket middle, scaled
+ * so that the estimates add up to h->total exactly. est has nbuckets slots. */
+void osp_bucket_estimates(const struct osp_hist *h, double *est);
+
+/* ---- Ranking and nesting hints -------------------------------------- */
+
+struct osp_rank_entry {
+	const struct osp_profile *p;
+	double share;     /* of the set's total latency, 0..1 */
+	double cum_share; /* cumulative over the ranking, 0..1 */
+	double share_ops; /* of the ops of the same unit, 0..1 */
+};
+
+/* Ranks the profiles whose unit is ns by total latency, largest first (ties:
+ * count, then label). *out is malloc'd; returns the number of entries or
+ * -ENOMEM. Profiles in other units are left out. */
+long osp_rank(const struct osp_set *s, struct osp_rank_entry **out);
+
+/* A peak range [peak_first, peak_last] (1-based) of `outer` whose population
+ * equals the count of `inner` within the tolerance: the inner operation is
+ * probably called by the outer one in those cases (seed 001 §6.2). */
+struct osp_nest_hint {
+	const struct osp_profile *outer;
+	unsigned peak_first, peak_last; /* 1-based; all peaks = whole op */
+	unsigned npeaks;                /* peaks of outer */
+	uint64_t outer_count;           /* population of the peak range */
+	const struct osp_profile *inner;
+	uint64_t inner_count;
+};
+
+/* Tolerance: |a - b| <= max(OSP_NEST_ABS_SLACK, tol * max(a, b)). */
+#define OSP_NEST_TOL       0.005
+#define OSP_NEST_ABS_SLACK 1
+#define OSP_NEST_MIN_COUNT 20
+
+/* Finds nesting hints in s (ns profiles with >= OSP_NEST_MIN_COUNT ops). The
+ * outer peak range must be at least as slow on average as the inner op.
+ * tol < 0 selects OSP_NEST_TOL. *out is malloc'd; returns count or -ENOMEM. */
+long osp_nesting_hints(const struct osp_set *s, double tol, struct osp_nest_hint **out);
+
+/* ---- Comparison metrics (each 0 = same .. 100 = different) --------- */
+
+enum osp_metric {
+	OSP_METRIC_TOTOPS = 0,
+	OSP_METRIC_TOTLAT,
+	OSP_METRIC_CHISQUARE,
+	OSP_METRIC_EMD,
+	OSP_METRIC_GROUPOPS,
+	OSP_METRIC_GROUPLAT,
+	OSP_METRIC_INTERSECT,
+	OSP_METRIC_JEFFREY,
+	OSP_METRIC_COUNT
+};
+
+const char *osp_metric_name(enum osp_metric m);
+/* Case-insensitive; also accepts "earthmover". 0 or -EINVAL. */
+int osp_metric_parse(const char *s, enum osp_metric *m);
+/* Score at or above which the metric calls two profiles different. */
+double osp_metric_default_threshold(enum osp_metric m);
+
+/* Seed 000 §5.7: |Sa - Sb| / Sa * 100, capped at 100 (100 if Sa == 0 != Sb). */
+double osp_score_totops(const struct osp_hist *a, const struct osp_hist *b);
+/* Same on the exact total latency (sum of values). */
+double osp_score_totlat(const struct osp_hist *a, const struct osp_hist *b);
+/* Chi-square two-sample test on bins with a or b non-zero (Numerical Recipes
+ * chstwo, which reduces to sum (a-b)^2/(a+b) for equal counts); dof = bins-1.
+ * Returns the p-value; score = (1 - p) * 100. chi2/dof may be NULL. */
+double osp_chisquare(const struct osp_hist *a, const struct osp_hist *b, double *chi2,
+                     unsigned *dof);
+/* Survival function of the chi-square distribution: Q(dof/2, x/2). */
+double osp_chi2_sf(double x, double dof);
+/* Regularised upper incomplete gamma Q(a, x). */
+double osp_gamma_q(double a, double x);
+/* Earth mover's distance of the normalised histograms in buckets:
+ * sum_i |CDFa(i) - CDFb(i)|. */
+double osp_emd(const struct osp_hist *a, const struct osp_hist *b);
+/* Score of an EMD of d buckets at resolution r: 100 * x / (1 + x) where
+ * x = d / r is the distance in octaves (one octave scores 50). */
+double osp_emd_score(double d, unsigned r);
+/* Histogram intersection of normalised histograms; score = (1 - I) * 100. */
+double osp_intersection(const struct osp_hist *a, const struct osp_hist *b);
+/* Jeffrey divergence sum p ln(p/m) + q ln(q/m), m = (p+q)/2, in nats
+ * (0 .. 2 ln 2); score = J / (2 ln 2) * 100. */
+double osp_jeffrey(const struct osp_hist *a, const struct osp_hist *b);
+
+/* Phases 1-2 of the selection and the early exits of GROUPOPS/GROUPLAT. */
+struct osp_cmp_opts {
+	struct osp_peak_opts peaks;
+	double near_equal;     /* totals within this fraction: "similar", 0.05 */
+	double very_different; /* totals differ by this factor - 1: 100, 1.0 */
+	double peak_min_share; /* peaks below this share of ops and latency
+	                          are ignored when comparing peaks, 0.05 */
+	double peak_vanish;    /* a peak's range holding < this fraction of
+	                          its share on the other side is gone, 0.25 */
+};
+void osp_cmp_opts_default(struct osp_cmp_opts *o);
+
+/* Result of comparing the significant peaks of two histograms. */
+struct osp_peak_cmp {
+	int differs;      /* number or position of significant peaks differs */
+	char reason[160]; /* "new peak at 256 us-1 ms", ... */
+};
+void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
+                       const struct osp_cmp_opts *o, struct osp_peak_cmp *out);
+
+/* GROUPOPS (lat = 0) / GROUPLAT (lat = 1): 0 if totals near-equal, 100 if
+ * very different or the peaks differ, else the normalised difference of the
+ * per-peak populations (latencies), capped at 100. */
+double osp_score_group(const struct osp_hist *a, const struct osp_hist *b, int lat,
+                       const struct osp_cmp_opts *o);
+
+struct osp_scores {
+	double score[OSP_METRIC_COUNT];
+	double chi2, chi2_p;
+	unsigned chi2_dof;
+	double emd; /* buckets */
+};
+/* Computes every metric. o may be NULL (defaults). */
+void osp_compare_hists(const struct osp_hist *a, const struct osp_hist *b,
+                       const struct osp_cmp_opts *o, struct osp_scores *out);
+
+/* ---- Differences between two sets (seed 001 §3.2) --------------------- */
+
+enum osp_verdict {
+	OSP_VERDICT_DIFFERS = 0,
+	OSP_VERDICT_ONLY_IN_A,
+	OSP_VERDICT_ONLY_IN_B,
+	OSP_VERDICT_SIMILAR,
+	OSP_VERDICT_INSIGNIFICANT,
+};
+const char *osp_verdict_name(enum osp_verdict v);
+
+struct osp_diff_opts {
+	enum osp_metric metric;
+	double threshold;     /* < 0: the metric's default */
+	double min_share_lat; /* phase 1: insignificant below this share of total */
+	double min_share_ops; /* latency AND of ops on both sides (0.01 each) */
+	uint64_t min_count;   /* or fewer ops than this on both sides (10) */
+	struct osp_cmp_opts cmp;
+};
+void osp_diff_opts_default(struct osp_diff_opts *o);
+
+struct osp_diff_entry {
+	const struct osp_profile *a, *b; /* one may be NULL (only_in_*) */
+	enum osp_verdict verdict;
+	int phase;                /* 1, 2 or 3: the phase that decided */
+	double score;             /* of the chosen metric */
+	struct osp_scores scores; /* valid when a and b are both present */
+	double share;             /* max latency share (or ops share) on either side */
+	char reason[256];
+};
+
+struct osp_diff {
+	size_t n;
+	struct osp_diff_entry *e; /* rank order */
+	size_t ndiffer, nonly_a, nonly_b, nsimilar, ninsignificant;
+};
+
+/* Compares every profile of a with the same key in b. 0, -EINVAL (different
+ * resolutions; message in err) or -ENOMEM. */
+int osp_diff_sets(const struct osp_set *a, const struct osp_set *b, const struct osp_diff_opts *o,
+                  struct osp_diff *out, char *err, size_t errlen);
+void osp_diff_free(struct osp_diff *d);
+
+/* ---- Characteristic times (calibration) ------------------------------ */
+
+/* Layer name of calibration profiles in a calibration set. */
+#define OSP_CALIB_LAYER "calib"
+
+/* Human label of a calibration op ("O_DIRECT 4 KiB random read"), or NULL. */
+const char *osp_calib_label(const char *op);
+/* Measures this machine's characteristic times into a new set (a few
+ * seconds). dir: where to create the disk file (NULL: /var/tmp). Progress
+ * and skipped items go to log (may be NULL). NULL on ENOMEM. */
+struct osp_set *osp_calibrate(const char *dir, FILE *log);
+/* Async-signal-safe: makes a running osp_calibrate() finish early with what
+ * it has measured (metadata "interrupted"). */
+void osp_calibrate_stop(void);
+/* $OSPROF_CALIBRATION, else /var/lib/osprof/calibration-<host>.osp. */
+const char *osp_calib_default_path(char *buf, size_t len);
+/* Loads the default calibration; NULL when absent or unreadable. */
+struct osp_set *osp_calib_load_default(void);
+/* The characteristic time of a calibration profile: its median. */
+double osp_calib_time(const struct osp_profile *p);
+
+/* Calibration ops whose characteristic time falls inside the peak's value
+ * range or within a factor sqrt(2) of its mean, closest first; up to max
+ * labels into names. Returns how many. */
+unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *pk,
+                           const char **names, unsigned max);
+
+/* ---- Forcible preemption (seed 000 §3.3) ----------------------------- */
+
+/* Eq. 3.5: probability that a request is forcibly preempted while profiled. */
+double osp_preempt_prob(double t_cpu, double t_period, double yield, double quantum);
+
+/* Eq. 3.6 for a process that never yields (Y = 0) with P runnable processes:
+ * bucket b loses n_b * t_b / Q requests to the bucket of t_b + (P-1)Q.
+ * n: bucket counts without preemption (the caller may pass a measured
+ * profile, ignoring its preempted peak); moved_in[b] / moved_out[b] get the
+ * predicted flows (nbuckets each; either may be NULL). Returns the total
+ * predicted number of preempted requests. */
+double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, unsigned nprocs,
+                           double *moved_in, double *moved_out);
+
+/* Precision of the prediction (seed 000: bucket means are +-33 %). */
+#define OSP_PREEMPT_PRECISION 0.33
+
+/* Total requests Eq. 3.6 predicts preemption moves, with the buckets of h
+ * below Q/2 as the non-preempted counts (as osp_preempt_peaks). */
+double osp_preempt_total(const struct osp_hist *h, uint64_t quantum_ns, unsigned nprocs);
+
+struct osp_preempt_peak {
+	double predicted; /* requests preemption moves into the peak */
+	int explained;    /* the peak's count is within the predicted range */
+};
+/* Flags the peaks of h that preemption with quantum Q and nprocs explains.
+ * Buckets at or above Q/2 are treated as already-preempted requests and left
+ * out of the source counts. res has npeaks entries. */
+void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
+                       uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res);
+
+/* ---- Rendering (text and JSON; render/analysis_text.c) --------------- */
+
+/* What `peaks --preemption` adds: quantum, runnable processes, and where Q
+ * came from ("--quantum", "calibration", "default"). */
+struct osp_preempt_view {
+	uint64_t quantum_ns;
+	unsigned nprocs;
+	const char *source;
+};
+
+/* The peaks of one profile as a table: number, buckets b (= floor(r log2 v)),
+ * latency range, count, mean, shares, characteristic times matched in calib
+ * (may be NULL) and, if pv, the preemption prediction. */
+void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                     const struct osp_preempt_view *pv);
+/* Only the table (no title line): what `osprof report` prints under each
+ * histogram. Prints nothing for a profile without peaks. */
+void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                          const struct osp_preempt_view *pv);
+/* The same as one JSON object on one line (NDJSON). */
+void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
+                          const struct osp_preempt_view *pv);
+/* "likely nested" hints, one line each. Prints nothing when n == 0. */
+void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n);
+
+#endif

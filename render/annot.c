@@ -1,0 +1,128 @@
+/* Analysis annotations for the views, from the analysis library
+ * (include/osprof/analysis.h): peaks (osp_find_peaks), characteristic
+ * times of this machine's calibration (osp_annotate_peak), and the ranked
+ * differences between two sets (osp_diff_sets). The views only see the
+ * osp_vm_* types, so the analysis API is used here and nowhere else. */
+#include <stdlib.h>
+#include <string.h>
+#include <osprof/analysis.h>
+#include "render/vmodel.h"
+
+/* The calibration (characteristic times) is loaded once, on first use:
+ * $OSPROF_CALIBRATION or the per-host default of `osprof calibrate`. */
+static const struct osp_set *calib;
+static int calib_loaded;
+
+static const struct osp_set *calibration(void)
+{
+	if (!calib_loaded) {
+		calib_loaded = 1;
+		calib = osp_calib_load_default();
+	}
+	return calib;
+}
+
+void osp_vm_set_calibration(const struct osp_set *c)
+{
+	calib = c;
+	calib_loaded = 1;
+}
+
+/* Calibration time of the op labelled `name`, 0 if none. */
+static double calib_time_of(const struct osp_set *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct osp_profile *p = c->profiles[i];
+		const char *l = osp_calib_label(p->op);
+		if (!strcmp(p->layer, OSP_CALIB_LAYER) &&
+		    (!strcmp(p->op, name) || (l && !strcmp(l, name))))
+			return osp_calib_time(p);
+	}
+	return 0;
+}
+
+static unsigned find(const struct osp_hist *h, struct osp_peak *pk, unsigned max)
+{
+	unsigned n = osp_find_peaks(h, NULL, pk, max);
+	return n < max ? n : max;
+}
+
+unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigned max)
+{
+	struct osp_peak pk[OSP_VM_MAX_PEAKS];
+	const struct osp_set *c = calibration();
+	if (max > OSP_VM_MAX_PEAKS)
+		max = OSP_VM_MAX_PEAKS;
+	unsigned n = find(h, pk, max);
+	for (unsigned k = 0; k < n; k++) {
+		struct osp_vm_peak *o = &out[k];
+		memset(o, 0, sizeof(*o));
+		o->lo = pk[k].first;
+		o->hi = pk[k].last;
+		o->mode = pk[k].mode;
+		o->count = pk[k].count;
+		o->mean = pk[k].mean_ns;
+		o->share_ops = pk[k].share_ops;
+		o->share_lat = pk[k].share_lat;
+		const char *names[2];
+		unsigned nn = c ? osp_annotate_peak(c, &pk[k], names, 2) : 0;
+		for (unsigned i = 0; i < nn; i++)
+			snprintf(o->note + strlen(o->note), sizeof(o->note) - strlen(o->note),
+			         "%s~%s", i ? ", " : "", names[i]);
+	}
+	return n;
+}
+
+unsigned osp_vm_notes(const struct osp_set *s, const struct osp_profile *p, struct osp_vm_note *out,
+                      unsigned max)
+{
+	(void)s;
+	const struct osp_set *c = calibration();
+	struct osp_peak pk[OSP_VM_MAX_PEAKS];
+	if (!c || p->unit != OSP_UNIT_NS)
+		return 0;
+	unsigned n = find(&p->hist, pk, OSP_VM_MAX_PEAKS), nn = 0;
+	/* One line per characteristic time that explains a peak, no repeats. */
+	for (unsigned k = 0; k < n; k++) {
+		const char *names[2];
+		unsigned m = osp_annotate_peak(c, &pk[k], names, 2);
+		for (unsigned i = 0; i < m && nn < max; i++) {
+			int dup = 0;
+			for (unsigned j = 0; j < nn; j++)
+				dup |= !strcmp(out[j].label, names[i]);
+			double t = calib_time_of(c, names[i]);
+			if (dup || t <= 0)
+				continue;
+			out[nn].value = t;
+			snprintf(out[nn].label, sizeof(out[nn].label), "%s", names[i]);
+			nn++;
+		}
+	}
+	return nn;
+}
+
+long osp_vm_diff(const struct osp_set *a, const struct osp_set *b, struct osp_vm_diff **out)
+{
+	struct osp_diff_opts o;
+	struct osp_diff d;
+	char err[256];
+	osp_diff_opts_default(&o);
+	if (osp_diff_sets(a, b, &o, &d, err, sizeof(err)) < 0)
+		return -1;
+	struct osp_vm_diff *v = calloc(d.n ? d.n : 1, sizeof(*v));
+	if (!v) {
+		osp_diff_free(&d);
+		return -1;
+	}
+	for (size_t i = 0; i < d.n; i++) {
+		v[i].a = d.e[i].a;
+		v[i].b = d.e[i].b;
+		v[i].score = d.e[i].score;
+		v[i].verdict = osp_verdict_name(d.e[i].verdict);
+		snprintf(v[i].reason, sizeof(v[i].reason), "%s", d.e[i].reason);
+	}
+	long n = (long)d.n;
+	osp_diff_free(&d);
+	*out = v;
+	return n;
+}
