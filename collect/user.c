@@ -18,6 +18,7 @@
 #include "collect/layer.h"
 #include "collect/user_elf.h"
 #include "collect/user_file.h"
+#include "collect/user_slices.h"
 #include "preload/layout.h"
 
 static const char *const interposed[] = {
@@ -29,6 +30,7 @@ static const char *const interposed[] = {
 
 struct user_state {
 	char dir[PATH_MAX];
+	struct osp_user_slices *slices; /* -i: sampler running since attach */
 };
 
 /* $OSPROF_PRELOAD_LIB, else libosprof-preload.so next to this osprof. */
@@ -147,9 +149,6 @@ static int user_prepare(struct osp_session *s, int slot)
 	if (!getenv("OSPROF_OUTPUT"))
 		setenv("OSPROF_OUTPUT", app, 1);
 	osp_set_meta(s->set, "user_preload", lib);
-	if (s->slice_ns)
-		fprintf(stderr, "osprof: user layer: no time slices (-i): its profiles cover the "
-		                "whole run\n");
 	osp_set_meta(s->set, "user_clock", tsc.usable ? "tsc" : "monotonic");
 	if (s->verbose)
 		fprintf(stderr, "osprof: user: LD_PRELOAD=%s, %zu libc functions, clock %s\n", lib,
@@ -226,11 +225,35 @@ static int load_app(struct osp_session *s, const char *dir, const char *name)
 	return rc;
 }
 
+/* With -i, slices come from sampling the counter files while CMD runs. */
+static int user_attach(struct osp_session *s, int slot)
+{
+	struct user_state *st = s->layer_state[slot];
+	if (!st || !s->slice_ns)
+		return 0;
+	st->slices = osp_user_slices_start(st->dir, s->r, s->slice_ns, s->by);
+	if (!st->slices) {
+		int rc = -errno;
+		fprintf(stderr, "osprof: user layer: cannot start the slice sampler: %s\n",
+		        strerror(errno));
+		return rc;
+	}
+	return 0;
+}
+
 static int user_collect(struct osp_session *s, int slot, int reset)
 {
 	struct user_state *st = s->layer_state[slot];
 	if (!st)
 		return -EINVAL;
+	int slices_rc = 0;
+	if (st->slices) {
+		slices_rc = osp_user_slices_stop(st->slices, s->set);
+		st->slices = NULL;
+		if (slices_rc)
+			fprintf(stderr,
+			        "osprof: user layer: out of memory: time slices incomplete\n");
+	}
 	DIR *d = opendir(st->dir);
 	if (!d) {
 		fprintf(stderr, "osprof: user layer: %s: %s\n", st->dir, strerror(errno));
@@ -284,7 +307,7 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 		osp_meta_add_u64(s->set, "user_killed", killed);
 	if (bad)
 		osp_meta_add_u64(s->set, "user_bad_files", bad);
-	return bad ? -EIO : 0;
+	return bad ? -EIO : slices_rc;
 }
 
 static void user_destroy(struct osp_session *s, int slot)
@@ -292,6 +315,8 @@ static void user_destroy(struct osp_session *s, int slot)
 	struct user_state *st = s->layer_state[slot];
 	if (!st)
 		return;
+	if (st->slices)
+		osp_user_slices_stop(st->slices, NULL);
 	DIR *d = opendir(st->dir);
 	if (d) {
 		struct dirent *e;
@@ -339,6 +364,7 @@ const struct osp_layer osp_layer_user = {
     .needs_root = 0,
     .list = user_list,
     .prepare = user_prepare,
+    .attach = user_attach,
     .collect = user_collect,
     .destroy = user_destroy,
 };

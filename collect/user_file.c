@@ -96,8 +96,8 @@ static const struct osp_pf_op *record_at(const char *base, const struct osp_pf_h
 	                                  OSP_PF_SLOT_HDR + (uint64_t)op * h->op_stride);
 }
 
-static unsigned make_dims(const char *by, const struct osp_pf_hdr *h, const struct osp_pf_slot *s,
-                          struct osp_dim *d, char *pid, char *tid)
+unsigned osp_pf_dims(const char *by, const struct osp_pf_hdr *h, const struct osp_pf_slot *s,
+                     struct osp_dim *d, char *pid, char *tid)
 {
 	unsigned n = 0;
 	const char *comm = h->comm[0] ? h->comm : "?";
@@ -140,24 +140,49 @@ static void widen(struct osp_hist *dst, const struct osp_pf_op *o, unsigned nb, 
 		dst->max = mx;
 }
 
+int osp_pf_view_init(struct osp_pf_view *v, const void *buf, size_t len, unsigned r, char *err,
+                     size_t errlen)
+{
+	const char *base = buf;
+	if (len < sizeof(v->h))
+		return bad(err, errlen, "truncated header (%zu bytes)", len);
+	memcpy(&v->h, base, sizeof(v->h));
+	if (memcmp(v->h.magic, OSP_PF_MAGIC, OSP_PF_MAGIC_LEN))
+		return bad(err, errlen, "not an osprof preload file (bad magic)");
+	if (check_layout(&v->h, len, r, err, errlen))
+		return -1;
+	if ((uintptr_t)base % 8 || v->h.slots_off % 8 || v->h.slot_size % 8 || v->h.ops_off % 8)
+		return bad(err, errlen, "misaligned slots");
+	for (unsigned op = 0; op < v->h.nops; op++)
+		if (!op_name_ok(base + v->h.ops_off + (uint64_t)op * OSP_PF_NAME_LEN))
+			return bad(err, errlen, "bad name of op %u", op);
+	v->base = base;
+	return 0;
+}
+
+const struct osp_pf_slot *osp_pf_view_slot(const struct osp_pf_view *v, unsigned slot)
+{
+	return (const void *)(v->base + v->h.slots_off + (uint64_t)slot * v->h.slot_size);
+}
+
+const struct osp_pf_op *osp_pf_view_rec(const struct osp_pf_view *v, unsigned slot, unsigned op)
+{
+	return record_at(v->base, &v->h, slot, op);
+}
+
+const char *osp_pf_view_op(const struct osp_pf_view *v, unsigned op)
+{
+	return v->base + v->h.ops_off + (uint64_t)op * OSP_PF_NAME_LEN;
+}
+
 int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by,
                 struct osp_pf_info *info, char *err, size_t errlen)
 {
-	const char *base = buf;
-	struct osp_pf_hdr h;
-	if (len < sizeof(h))
-		return bad(err, errlen, "truncated header (%zu bytes)", len);
-	memcpy(&h, base, sizeof(h));
-	if (memcmp(h.magic, OSP_PF_MAGIC, OSP_PF_MAGIC_LEN))
-		return bad(err, errlen, "not an osprof preload file (bad magic)");
-	if (check_layout(&h, len, set->r, err, errlen))
+	struct osp_pf_view v;
+	if (osp_pf_view_init(&v, buf, len, set->r, err, errlen))
 		return -1;
-	if ((uintptr_t)base % 8 || h.slots_off % 8 || h.slot_size % 8 || h.ops_off % 8)
-		return bad(err, errlen, "misaligned slots");
-	const char *names = base + h.ops_off;
-	for (unsigned op = 0; op < h.nops; op++)
-		if (!op_name_ok(names + (uint64_t)op * OSP_PF_NAME_LEN))
-			return bad(err, errlen, "bad name of op %u", op);
+	const char *base = v.base, *names = base + v.h.ops_off;
+	struct osp_pf_hdr h = v.h;
 
 	/* Pass 1: validate every claimed slot and total the counts, so that a
 	 * malformed file adds nothing. */
@@ -191,7 +216,7 @@ int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by
 				continue;
 			struct osp_dim d[3];
 			char pid[16], tid[16];
-			unsigned nd = make_dims(by, &h, s, d, pid, tid);
+			unsigned nd = osp_pf_dims(by, &h, s, d, pid, tid);
 			struct osp_profile *p = osp_set_get(
 			    set, OSP_LAYER_USER, names + (uint64_t)op * OSP_PF_NAME_LEN, d, nd);
 			if (!p)

@@ -3,6 +3,6 @@
 PRELOAD_BENCH := $(BUILD)/bench/read_loop $(BUILD)/bench/profile_memory
 all: $(PRELOAD_BENCH)
 
-$(BUILD)/bench/%: bench/%.c $(STATIC_LIB)
+$(PRELOAD_BENCH): $(BUILD)/bench/%: bench/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)

@@ -1,7 +1,8 @@
 /* Finding the real libc functions behind our interposers. dlsym may itself
  * allocate or open files; if that re-enters an interposer of this thread
  * before the symbol is known, the call fails with ENOSYS instead of
- * recursing forever (it happens, if ever, before main). */
+ * recursing forever (open, openat, read, write and close make the system call
+ * directly instead). It happens, if ever, before main. */
 #include <dlfcn.h>
 #include "preload/preload.h"
 
