@@ -157,12 +157,16 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 	k->rodata->op_blk_write = OSP_TOP_BLK_WRITE;
 	k->rodata->op_blk_flush = OSP_TOP_BLK_FLUSH;
 	k->rodata->op_blk_other = OSP_TOP_BLK_OTHER;
-	if (rb_bytes) {
+	if (rb_bytes)
 		bpf_map__set_max_entries(k->maps.trace_rb, (__u32)rb_bytes);
-		k->rodata->wake_bytes = rb_bytes / 8;
-	} else {
-		k->rodata->wake_bytes = (32u << 20) / 8;
-	}
+	else
+		rb_bytes = 32u << 20;
+	/* Each CPU wakes the reader after wake_bytes of its own: together they
+	 * leave at most a quarter of the ring waiting between wakeups. */
+	int ncpu = libbpf_num_possible_cpus();
+	size_t wake = rb_bytes / 4 / (size_t)(ncpu > 0 ? ncpu : 1);
+	k->rodata->wake_bytes = wake > 4096 ? wake : 4096;
+	bpf_map__set_max_entries(k->maps.trace_inflight, osp_bpf_pid_slots());
 	struct bpf_program *pairs[][2] = {
 	    {k->progs.trace_enter_btf, k->progs.trace_enter_raw},
 	    {k->progs.trace_exit_btf, k->progs.trace_exit_raw},
