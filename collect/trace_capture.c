@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <osprof/clock.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/trace.h"
 #include "collect/trace_capture.h"
@@ -99,30 +101,33 @@ struct osp_trace_capture {
 	struct osp_trace_writer *w; /* target of the ring-buffer callback */
 	long moved;
 	uint64_t lost_seen;
+	uint64_t flushed_ns; /* last flush of the per-CPU batches */
+	int ncpu;
 };
 
+/* One ring-buffer record holds one event (fs, block) or a batch of system
+ * calls (struct osp_trace_rec each). */
 static int on_event(void *ctx, void *data, size_t len)
 {
 	struct osp_trace_capture *c = ctx;
-	const struct osp_trace_rec *r = data;
-	if (len < sizeof(*r))
-		return 0;
-	struct osp_trace_event ev = {
-	    .ts_ns = r->ts,
-	    .lat_ns = r->lat,
-	    .pid = r->pid,
-	    .tid = r->tid,
-	    .op = r->op,
-	    .dev = r->dev,
-	    .ino = r->ino,
-	    .off = r->off,
-	    .size = r->size,
-	    .ret = r->ret,
-	    .arg = r->arg,
-	};
-	memcpy(ev.comm, r->comm, sizeof(ev.comm) - 1);
-	osp_trace_writer_add(c->w, &ev);
-	c->moved++;
+	for (const struct osp_trace_rec *r = data; len >= sizeof(*r); r++, len -= sizeof(*r)) {
+		struct osp_trace_event ev = {
+		    .ts_ns = r->ts,
+		    .lat_ns = r->lat,
+		    .pid = r->pid,
+		    .tid = r->tid,
+		    .op = r->op,
+		    .dev = r->dev,
+		    .ino = r->ino,
+		    .off = r->off,
+		    .size = r->size,
+		    .ret = r->ret,
+		    .arg = r->arg,
+		};
+		memcpy(ev.comm, r->comm, sizeof(ev.comm) - 1);
+		osp_trace_writer_add(c->w, &ev);
+		c->moved++;
+	}
 	return 0;
 }
 
@@ -163,8 +168,10 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 		rb_bytes = 32u << 20;
 	/* Each CPU wakes the reader after wake_bytes of its own: together they
 	 * leave at most a quarter of the ring waiting between wakeups. */
-	int ncpu = libbpf_num_possible_cpus();
-	size_t wake = rb_bytes / 4 / (size_t)(ncpu > 0 ? ncpu : 1);
+	c->ncpu = libbpf_num_possible_cpus();
+	if (c->ncpu <= 0)
+		c->ncpu = 1;
+	size_t wake = rb_bytes / 4 / (size_t)c->ncpu;
 	k->rodata->wake_bytes = wake > 4096 ? wake : 4096;
 	bpf_map__set_max_entries(k->maps.trace_inflight, osp_bpf_pid_slots());
 	struct bpf_program *pairs[][2] = {
@@ -280,6 +287,29 @@ uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c)
 	return sum;
 }
 
+/* Moves every CPU's partial batch of system calls into the ring buffer by
+ * running the flush program on that CPU. */
+static int flush_batches(struct osp_trace_capture *c)
+{
+	int fd = bpf_program__fd(c->k->progs.trace_flush);
+	for (int cpu = 0; cpu < c->ncpu; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU,
+		            .cpu = (__u32)cpu);
+		/* retval 1: the flush interrupted an append on that CPU, which
+		 * completes as soon as the interrupt returns. */
+		for (int tries = 0; tries < 1000; tries++) {
+			int rc = bpf_prog_test_run_opts(fd, &o);
+			if (rc == -ENXIO)
+				break; /* CPU offline: it has not run since the last flush */
+			if (rc < 0)
+				return rc;
+			if (o.retval != 1)
+				break;
+		}
+	}
+	return 0;
+}
+
 long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w, int timeout_ms)
 {
 	c->w = w;
@@ -289,6 +319,12 @@ long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer
 	int rc = ring_buffer__poll(c->rb, timeout_ms);
 	if (rc < 0 && rc != -EINTR)
 		return rc;
+	uint64_t now = osp_now_ns();
+	if (!timeout_ms || now - c->flushed_ns >= 100000000ull) {
+		if ((rc = flush_batches(c)) < 0)
+			return rc;
+		c->flushed_ns = now;
+	}
 	rc = ring_buffer__consume(c->rb);
 	if (rc < 0 && rc != -EINTR)
 		return rc;

@@ -43,6 +43,14 @@ struct {
 	__uint(max_entries, 1);
 } trace_inflight SEC(".maps");
 
+/* This CPU's records not yet in the ring (slot 0). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct osp_trace_batch);
+	__uint(max_entries, 1);
+} trace_batch SEC(".maps");
+
 /* Bytes this CPU has submitted since it last woke the reader (slot 0). */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -178,20 +186,36 @@ static __always_inline int fd_info(struct task_struct *t, long fd, struct file_i
 /* Wake the reader only when this CPU has put wake_bytes in the ring since
  * its last wakeup: a wakeup per event costs more than the event, and a
  * per-CPU count is an inlined load where bpf_ringbuf_query is a helper
- * call. The reader also drains the ring on a 100 ms timer. */
-static __always_inline __u64 submit_flags(void)
+ * call. The reader also drains the ring on a 100 ms timer. bytes: the
+ * record about to be submitted. */
+static __always_inline __u64 submit_flags(__u64 bytes)
 {
 	__u32 zero = 0;
 	__u64 *b = bpf_map_lookup_elem(&trace_wake, &zero);
 	if (!b)
 		return BPF_RB_NO_WAKEUP;
-	__u64 v = *b + sizeof(struct osp_trace_rec) + 8; /* + the ring's record header */
+	__u64 v = *b + bytes + 8; /* + the ring's record header */
 	if (v < wake_bytes) {
 		*b = v;
 		return BPF_RB_NO_WAKEUP;
 	}
 	*b = 0;
 	return BPF_RB_FORCE_WAKEUP;
+}
+
+static __always_inline void lost_add(__u64 n)
+{
+	__u32 k = OSP_STAT_LOST;
+	__u64 *c = bpf_map_lookup_elem(&osp_stats, &k);
+	if (c)
+		__sync_fetch_and_add(c, n);
+}
+
+/* Puts one record into the ring by itself (fs and block events). */
+static __always_inline void emit_one(struct osp_trace_rec *r)
+{
+	if (bpf_ringbuf_output(&trace_rb, r, sizeof(*r), submit_flags(sizeof(*r))))
+		lost_add(1);
 }
 
 /* pid << 32 | tid of the current task; in the tp_btf flavour read from t
@@ -271,8 +295,19 @@ static __always_inline int on_exit(struct pt_regs *regs, long ret, const int btf
 	if (!p || p->tid != tid)
 		return 0; /* not a call we saw enter */
 	p->tid = 0;
-	struct osp_trace_rec *r = &p->rec;
-	r->lat = bpf_ktime_get_ns() - r->ts;
+	__u64 now = bpf_ktime_get_ns();
+	__u32 zero = 0;
+	struct osp_trace_batch *b = bpf_map_lookup_elem(&trace_batch, &zero);
+	if (!b)
+		return 0;
+	b->busy = 1;
+	asm volatile("" ::: "memory"); /* busy is set before the batch changes */
+	__u32 n = b->n;
+	if (n >= OSP_TRACE_BATCH)
+		n = 0;
+	struct osp_trace_rec *r = &b->rec[n];
+	*r = p->rec;
+	r->lat = now - r->ts;
 	r->pid = pt >> 32;
 	r->tid = tid;
 	r->pad = 0;
@@ -290,8 +325,36 @@ static __always_inline int on_exit(struct pt_regs *regs, long ret, const int btf
 	} else {
 		bpf_get_current_comm(r->comm, sizeof(r->comm));
 	}
-	if (bpf_ringbuf_output(&trace_rb, r, sizeof(*r), submit_flags()))
-		osp_stat_inc(OSP_STAT_LOST);
+	if (++n == OSP_TRACE_BATCH) {
+		if (bpf_ringbuf_output(&trace_rb, b->rec, sizeof(b->rec),
+		                       submit_flags(sizeof(b->rec))))
+			lost_add(OSP_TRACE_BATCH);
+		n = 0;
+	}
+	b->n = n;
+	asm volatile("" ::: "memory");
+	b->busy = 0;
+	return 0;
+}
+
+/* Puts this CPU's partial batch into the ring. Run by user space on each
+ * CPU (BPF_F_TEST_RUN_ON_CPU) every 100 ms and when recording stops; never
+ * attached. Returns 1 if it interrupted an append: the caller retries. */
+SEC("raw_tp")
+int trace_flush(void *ctx)
+{
+	__u32 zero = 0;
+	struct osp_trace_batch *b = bpf_map_lookup_elem(&trace_batch, &zero);
+	if (!b)
+		return 0;
+	if (b->busy)
+		return 1;
+	__u32 n = b->n;
+	if (!n || n > OSP_TRACE_BATCH)
+		return 0;
+	if (bpf_ringbuf_output(&trace_rb, b->rec, n * sizeof(b->rec[0]), BPF_RB_NO_WAKEUP))
+		lost_add(n);
+	b->n = 0;
 	return 0;
 }
 
@@ -323,26 +386,22 @@ int BPF_PROG(trace_exit_raw, struct pt_regs *regs, long ret)
 
 static __always_inline void emit_fs(struct fs_pending *fp, __u64 now, long ret)
 {
-	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
-	if (!r) {
-		osp_stat_inc(OSP_STAT_LOST);
-		return;
-	}
 	__u64 pt = bpf_get_current_pid_tgid();
-	r->ts = fp->ts;
-	r->lat = now - fp->ts;
-	r->pid = pt >> 32;
-	r->tid = (__u32)pt;
-	r->op = fp->op;
-	r->pad = 0;
-	r->dev = fp->dev;
-	r->ino = fp->ino;
-	r->off = fp->off;
-	r->size = fp->size;
-	r->arg = fp->arg;
-	r->ret = ret;
-	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	bpf_ringbuf_submit(r, submit_flags());
+	struct osp_trace_rec r = {
+	    .ts = fp->ts,
+	    .lat = now - fp->ts,
+	    .pid = pt >> 32,
+	    .tid = (__u32)pt,
+	    .op = fp->op,
+	    .dev = fp->dev,
+	    .ino = fp->ino,
+	    .off = fp->off,
+	    .size = fp->size,
+	    .arg = fp->arg,
+	    .ret = ret,
+	};
+	bpf_get_current_comm(r.comm, sizeof(r.comm));
+	emit_one(&r);
 }
 
 static __always_inline int fs_begin(__u16 op, struct inode *in, __u64 off, __u64 size, __u64 arg)
@@ -474,25 +533,19 @@ static __always_inline int rq_complete(struct request *rq, int error)
 	struct blk_pending *b = bpf_map_lookup_elem(&trace_blk, &key);
 	if (!b)
 		return 0;
-	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
-	if (r) {
-		r->ts = b->ts;
-		r->lat = bpf_ktime_get_ns() - b->ts;
-		r->pid = b->pid;
-		r->tid = b->tid;
-		r->op = b->op;
-		r->pad = 0;
-		r->dev = b->dev;
-		r->ino = 0;
-		r->off = b->off;
-		r->size = b->size;
-		r->arg = 0;
-		r->ret = -(long)error;
-		__builtin_memcpy(r->comm, b->comm, sizeof(r->comm));
-		bpf_ringbuf_submit(r, submit_flags());
-	} else {
-		osp_stat_inc(OSP_STAT_LOST);
-	}
+	struct osp_trace_rec r = {
+	    .ts = b->ts,
+	    .lat = bpf_ktime_get_ns() - b->ts,
+	    .pid = b->pid,
+	    .tid = b->tid,
+	    .op = b->op,
+	    .dev = b->dev,
+	    .off = b->off,
+	    .size = b->size,
+	    .ret = -(long)error,
+	};
+	__builtin_memcpy(r.comm, b->comm, sizeof(r.comm));
+	emit_one(&r);
 	bpf_map_delete_elem(&trace_blk, &key);
 	return 0;
 }
