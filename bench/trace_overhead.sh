@@ -31,7 +31,7 @@ BUILD=${1:-$ROOT/build}
 ROUNDS=${2:-5}
 CONFIG=${TRACE_BENCH_CONFIG:-seed004}
 MEM=${TRACE_BENCH_MEM:-128M}
-TRANS=${TRACE_BENCH_TRANSACTIONS:-100000}
+TRANS=${TRACE_BENCH_TRANSACTIONS:-30000}
 OSPROF=$BUILD/osprof
 die() {
 	echo "trace_overhead: $*" >&2
@@ -105,39 +105,61 @@ cat >"$TMP/timed.sh" <<'SH'
 awk '{printf "%s %.2f\n", $1, $2 + $3}' "$2.raw" >"$2"
 SH
 echo "config: $desc"
-plain=() traced=() pcpu=() tcpu=() rcpu=() drops=0 events=0
-for i in $(seq "$ROUNDS"); do
+# The recorder's fixed cost (loading the programs, BTF) apart from events.
+fixed=()
+for i in 1 2 3; do
+	rm -rf "$TMP/trace"
+	/usr/bin/time -f "%U %S" -o "$TMP/rt" "$OSPROF" trace record -w "$TMP/trace" -- true 2>/dev/null
+	fixed+=("$(awk '{printf "%.2f", $1 + $2}' "$TMP/rt")")
+done
+plain_run() {
 	sync
 	bash "$TMP/timed.sh" "$TMP/pm.cfg" "$TMP/t" "$CG"
-	read -r e c <"$TMP/t"
-	plain+=("$e") pcpu+=("$c")
+	read -r pe pc <"$TMP/t"
+}
+traced_run() {
 	sync
 	rm -rf "$TMP/trace"
 	# The recorder's own CPU time: its total (children included) less the workload's.
 	/usr/bin/time -f "%U %S" -o "$TMP/rt" "$OSPROF" trace record -w "$TMP/trace" -- \
 		bash "$TMP/timed.sh" "$TMP/pm.cfg" "$TMP/t" "$CG" 2>"$TMP/rec.err" ||
 		die "trace record failed: $(tail -1 "$TMP/rec.err")"
-	read -r e c <"$TMP/t"
-	traced+=("$e") tcpu+=("$c")
-	rcpu+=("$(awk -v c="$c" '{printf "%.2f", $1 + $2 - c}' "$TMP/rt")")
+	read -r te tc <"$TMP/t"
+	rc=$(awk -v c="$tc" '{printf "%.2f", $1 + $2 - c}' "$TMP/rt")
 	d=$(sed -n 's/.*; \([0-9]*\) dropped$/\1/p' "$TMP/rec.err")
-	e=$(sed -n 's/^osprof trace: \([0-9]*\) events in.*/\1/p' "$TMP/rec.err")
+	ev=$(sed -n 's/^osprof trace: \([0-9]*\) events in.*/\1/p' "$TMP/rec.err")
+}
+plain=() traced=() pcpu=() tcpu=() rcpu=() er=() cr=() drops=0 events=0
+for i in $(seq "$ROUNDS"); do
+	# ABBA order: a drift in the machine's load hits both sides alike.
+	if [ $((i % 2)) -eq 1 ]; then
+		plain_run
+		traced_run
+	else
+		traced_run
+		plain_run
+	fi
+	plain+=("$pe") pcpu+=("$pc") traced+=("$te") tcpu+=("$tc") rcpu+=("$rc")
+	er+=("$(awk -v p="$pe" -v t="$te" 'BEGIN {printf "%.4f", t / p}')")
+	cr+=("$(awk -v p="$pc" -v t="$tc" 'BEGIN {printf "%.4f", t / p}')")
 	drops=$((drops + d))
-	events=$((events + e))
-	echo "round $i: plain ${plain[-1]} s (cpu ${pcpu[-1]} s), traced ${traced[-1]} s (cpu ${tcpu[-1]} s, recorder ${rcpu[-1]} s), $e events, $d dropped"
+	events=$((events + ev))
+	echo "round $i: plain $pe s (cpu $pc s), traced $te s (cpu $tc s, recorder $rc s), $ev events, $d dropped"
 done
 median() { printf '%s\n' "$@" | sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 mp=$(median "${plain[@]}") mt=$(median "${traced[@]}")
-cp=$(median "${pcpu[@]}") ct=$(median "${tcpu[@]}") cr=$(median "${rcpu[@]}")
-awk -v p="$mp" -v t="$mt" -v cp="$cp" -v ct="$ct" -v cr="$cr" -v d="$drops" -v e="$events" -v r="$ROUNDS" 'BEGIN {
+cp=$(median "${pcpu[@]}") ct=$(median "${tcpu[@]}") crec=$(median "${rcpu[@]}")
+mer=$(median "${er[@]}") mcr=$(median "${cr[@]}") mfix=$(median "${fixed[@]}")
+awk -v p="$mp" -v t="$mt" -v cp="$cp" -v ct="$ct" -v crec="$crec" -v d="$drops" -v e="$events" -v r="$ROUNDS" \
+	-v er="$mer" -v cr="$mcr" -v fix="$mfix" 'BEGIN {
 	n = e / r
 	printf "\nmedian elapsed: plain %.2f s, traced %.2f s\n", p, t
-	printf "elapsed overhead: %+.2f%% (traced/plain = %.4f; target <= 5%%)\n", (t / p - 1) * 100, t / p
-	printf "median CPU time of Postmark: plain %.2f s, traced %.2f s: %+.2f%%\n", cp, ct, (ct / cp - 1) * 100
-	printf "recorder (osprof trace record) CPU time: %.2f s (%.1f%% of plain Postmark CPU time)\n", cr, cr / cp * 100
+	printf "elapsed overhead: %+.2f%% (median traced/plain of the rounds = %.4f; target <= 5%%)\n", (er - 1) * 100, er
+	printf "median CPU time of Postmark: plain %.2f s, traced %.2f s; CPU time overhead %+.2f%% (median ratio %.4f)\n", cp, ct, (cr - 1) * 100, cr
+	printf "recorder (osprof trace record) CPU time: %.2f s, of which %.2f s fixed (loading; measured with -- true)\n", crec, fix
 	printf "events per run: %d; dropped: %d in %d runs (target 0)\n", n, d, r
 	if (n > 0)
-		printf "ns per event from Postmark CPU time: %.0f (with the recorder: %.0f)\n", (ct - cp) / n * 1e9, (ct - cp + cr) / n * 1e9
+		printf "ns per event: %.0f in Postmark (CPU time, median ratio), %.0f in the recorder\n", (cr - 1) * cp / n * 1e9, (crec - fix) / n * 1e9
 }'
 
 # Per-event cost: dd's system time (where the eBPF programs run), plain and
