@@ -173,7 +173,11 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 		c->ncpu = 1;
 	size_t wake = rb_bytes / 4 / (size_t)c->ncpu;
 	k->rodata->wake_bytes = wake > 4096 ? wake : 4096;
-	bpf_map__set_max_entries(k->maps.trace_inflight, osp_bpf_pid_slots());
+	__u32 slots = osp_bpf_pid_slots();
+	if (slots > OSP_TRACE_SLOTS_MAX)
+		slots = OSP_TRACE_SLOTS_MAX;
+	bpf_map__set_max_entries(k->maps.trace_inflight, slots);
+	k->rodata->slot_mask = slots - 1;
 	struct bpf_program *pairs[][2] = {
 	    {k->progs.trace_enter_btf, k->progs.trace_enter_raw},
 	    {k->progs.trace_exit_btf, k->progs.trace_exit_raw},

@@ -24,17 +24,21 @@ struct {
 	__uint(max_entries, 32 << 20);
 } trace_rb SEC(".maps");
 
-/* A system call in flight: slot tid & pid_mask (sized by user space like
- * osp_follow, so live threads never share one). The record is built in
- * place and copied out by one bpf_ringbuf_output at exit. An array, not
- * task storage: its lookup is inlined by the verifier, so the exit of a
- * call we do not record costs no helper call beyond the thread id. */
+/* A system call in flight: slot tid & slot_mask. An array, not task
+ * storage: its lookup is inlined by the verifier, so the exit of a call we
+ * do not record costs no helper call. User space sizes it like osp_follow
+ * (one slot per pid: live threads never share one) but to at most
+ * OSP_TRACE_SLOTS_MAX slots, so that a pid_max of 4M does not pin hundreds
+ * of MiB; two threads in flight in one slot then cost one counted drop. */
 struct pending {
-	struct osp_trace_rec rec; /* ts, op, dev, ino, off, size, arg set at entry */
-	__u32 tid;                /* owner while in flight; 0 once recorded */
-	__u8 flags;               /* OSP_SC_* of the call */
-	__u8 pad[3];
+	__u64 ts, off, size, arg, ino;
+	__u32 dev;
+	__u32 tid; /* owner while in flight; 0 once recorded */
+	__u16 op;
+	__u8 flags; /* OSP_SC_* of the call */
+	__u8 pad[5];
 };
+const volatile __u32 slot_mask = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -245,22 +249,24 @@ static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf
 	__u64 pt = cur_pid_tgid(t, btf);
 	if (!osp_target_pid(pt))
 		return 0;
-	__u32 tid = (__u32)pt, slot = tid & osp_cfg.pid_mask;
+	__u32 tid = (__u32)pt, slot = tid & slot_mask;
 	struct pending *p = bpf_map_lookup_elem(&trace_inflight, &slot);
 	if (!p)
 		return 0;
-	p->tid = 0; /* until complete */
-	p->rec.op = sc->op;
+	if (p->tid && p->tid != tid)
+		lost_add(1); /* another thread's call in flight here (or a stale entry) */
+	p->tid = 0;          /* until complete */
+	p->op = sc->op;
 	p->flags = sc->flags;
-	p->rec.off = sc->off_arg < 6 ? sc_arg(regs, sc->off_arg, btf) : 0;
-	p->rec.size = sc->size_arg < 6 ? sc_arg(regs, sc->size_arg, btf) : 0;
-	p->rec.arg = sc->arg_arg < 6 ? sc_arg(regs, sc->arg_arg, btf) : 0;
-	p->rec.dev = 0;
-	p->rec.ino = 0;
+	p->off = sc->off_arg < 6 ? sc_arg(regs, sc->off_arg, btf) : 0;
+	p->size = sc->size_arg < 6 ? sc_arg(regs, sc->size_arg, btf) : 0;
+	p->arg = sc->arg_arg < 6 ? sc_arg(regs, sc->arg_arg, btf) : 0;
+	p->dev = 0;
+	p->ino = 0;
 	if (sc->flags & OSP_SC_HOWPTR) {
 		__u64 how = 0;
-		bpf_probe_read_user(&how, sizeof(how), (void *)p->rec.arg);
-		p->rec.arg = how;
+		bpf_probe_read_user(&how, sizeof(how), (void *)p->arg);
+		p->arg = how;
 	}
 	if (sc->fd_arg < 6) {
 		long fd = (long)sc_arg(regs, sc->fd_arg, btf);
@@ -268,14 +274,14 @@ static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf
 		if ((sc->flags & OSP_SC_ANONCHK) && (fd < 0 || (sc_arg(regs, 3, btf) & 0x20)))
 			return 0; /* anonymous mapping: not file I/O */
 		if (!fd_info(t, fd, &fi, btf)) {
-			p->rec.dev = fi.dev;
-			p->rec.ino = fi.ino;
+			p->dev = fi.dev;
+			p->ino = fi.ino;
 			if (sc->flags & OSP_SC_POS)
-				p->rec.off = fi.pos;
+				p->off = fi.pos;
 		}
 	}
 	p->tid = tid;
-	p->rec.ts = bpf_ktime_get_ns(); /* last: entry work is not part of the call */
+	p->ts = bpf_ktime_get_ns(); /* last: entry work is not part of the call */
 	return 0;
 }
 
@@ -290,7 +296,7 @@ static __always_inline int on_exit(struct pt_regs *regs, long ret, const int btf
 	if (btf)
 		t = bpf_get_current_task_btf();
 	__u64 pt = cur_pid_tgid(t, btf);
-	__u32 tid = (__u32)pt, slot = tid & osp_cfg.pid_mask;
+	__u32 tid = (__u32)pt, slot = tid & slot_mask;
 	struct pending *p = bpf_map_lookup_elem(&trace_inflight, &slot);
 	if (!p || p->tid != tid)
 		return 0; /* not a call we saw enter */
@@ -306,8 +312,14 @@ static __always_inline int on_exit(struct pt_regs *regs, long ret, const int btf
 	if (n >= OSP_TRACE_BATCH)
 		n = 0;
 	struct osp_trace_rec *r = &b->rec[n];
-	*r = p->rec;
-	r->lat = now - r->ts;
+	r->ts = p->ts;
+	r->lat = now - p->ts;
+	r->op = p->op;
+	r->dev = p->dev;
+	r->ino = p->ino;
+	r->off = p->off;
+	r->size = p->size;
+	r->arg = p->arg;
 	r->pid = pt >> 32;
 	r->tid = tid;
 	r->pad = 0;
