@@ -35,8 +35,8 @@ struct pending {
 	__u32 dev;
 	__u32 tid; /* owner while in flight; 0 once recorded */
 	__u16 op;
-	__u8 flags; /* OSP_SC_* of the call */
-	__u8 pad[5];
+	__u8 flags;   /* OSP_SC_* of the call */
+	__u8 pad[13]; /* 64 bytes: one cache line per slot */
 };
 const volatile __u32 slot_mask = 0;
 

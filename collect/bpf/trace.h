@@ -41,7 +41,7 @@ struct osp_trace_sc {
 
 #define OSP_TRACE_NR_SYSCALLS 512
 
-/* Most in-flight slots (trace.bpf.c): 64 KiB threads, 3.5 MiB. */
+/* Most in-flight slots (trace.bpf.c): 64 Ki threads, 4 MiB. */
 #define OSP_TRACE_SLOTS_MAX (1u << 16)
 
 /* --layers bits */
