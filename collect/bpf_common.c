@@ -399,7 +399,7 @@ void osp_bpf_common_release(struct osp_session *s)
 
 /* ---- reading histogram maps ---- */
 
-static void widen_from_buckets(struct osp_set *set, const char *layer)
+void osp_bpf_widen_from_buckets(struct osp_set *set, const char *layer)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		struct osp_profile *p = set->profiles[i];
@@ -496,7 +496,7 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 			b[k->bucket] += cnt;
 		}
 	}
-	widen_from_buckets(s->set, layer);
+	osp_bpf_widen_from_buckets(s->set, layer);
 out:
 	free(keys);
 	free(vals);

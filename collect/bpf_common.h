@@ -92,6 +92,10 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 struct osp_bpf_stats {
 	__u64 v[OSP_STAT_MAX];
 };
+/* Profiles of layer with counts but no sample min/max (a full min/max map)
+ * take the bounds of their first and last non-empty buckets. */
+void osp_bpf_widen_from_buckets(struct osp_set *set, const char *layer);
+
 int osp_bpf_read_stats(struct osp_session *s, int stats_fd, struct osp_bpf_stats *prev);
 
 /* Per-probe cost measured at acquire (ns per probe firing), 0 if unknown. */
