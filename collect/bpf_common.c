@@ -87,6 +87,12 @@ __u32 osp_bpf_pid_slots(void)
 	return n;
 }
 
+__u32 osp_bpf_thread_slots(void)
+{
+	__u32 n = osp_bpf_pid_slots();
+	return n < OSP_BPF_THREAD_SLOTS_MAX ? n : OSP_BPF_THREAD_SLOTS_MAX;
+}
+
 void osp_bpf_pick(struct bpf_program *btf, struct bpf_program *raw, enum osp_attach_mode m)
 {
 	bpf_program__set_autoload(btf, m == OSP_ATTACH_TP_BTF);
@@ -172,6 +178,7 @@ void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 		cfg->filter = OSP_FILTER_ALL;
 	cfg->r = s->r;
 	cfg->pid_mask = osp_bpf_pid_slots() - 1;
+	cfg->tid_mask = osp_bpf_thread_slots() - 1;
 	cfg->self_tgid = (__u32)getpid();
 	cfg->start_ns = s->start_ns;
 	cfg->slice_ns = s->slice_ns;
@@ -283,7 +290,8 @@ int osp_bpf_common_acquire(struct osp_session *s)
 	osp_bpf_cfg_fill(s, (struct osp_bpf_cfg *)&k->rodata->osp_cfg);
 	__u32 slots = osp_bpf_pid_slots();
 	bpf_map__set_max_entries(k->maps.osp_follow, slots);
-	bpf_map__set_max_entries(k->maps.osp_pseq, slots);
+	bpf_map__set_max_entries(k->maps.osp_pseq,
+	                         k->rodata->osp_cfg.split_preempt ? osp_bpf_thread_slots() : 1);
 	osp_bpf_pick(k->progs.osp_fork_btf, k->progs.osp_fork_raw, common.mode);
 	osp_bpf_pick(k->progs.osp_exit_btf, k->progs.osp_exit_raw, common.mode);
 	osp_bpf_pick(k->progs.osp_switch_btf, k->progs.osp_switch_raw, common.mode);

@@ -104,4 +104,13 @@ __u64 osp_bpf_probe_cost(void);
 /* Slots of the follow/per-thread arrays: next power of two >= pid_max. */
 __u32 osp_bpf_pid_slots(void);
 
+/* Slots of the per-thread state arrays (in-flight calls, open starts, slot
+ * tid & tid_mask, each holding its owner's tid): osp_bpf_pid_slots() up to
+ * OSP_BPF_THREAD_SLOTS_MAX. Debian's systemd sets pid_max to 4194304, where
+ * a slot per possible tid would pin hundreds of MB of kernel memory. Two live
+ * threads whose tids are equal modulo the size can take each other's slot;
+ * the call or operation that loses it is counted in unpaired_events. */
+#define OSP_BPF_THREAD_SLOTS_MAX (1u << 17)
+__u32 osp_bpf_thread_slots(void);
+
 #endif

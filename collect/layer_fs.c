@@ -126,7 +126,7 @@ static int fs_prepare_(struct osp_session *s, int slot)
 			return rc;
 		struct osp_bpf_cfg *cfg = (struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg;
 		cfg->by = st->by;
-		bpf_map__set_max_entries(st->skel->maps.fs_stacks, osp_bpf_pid_slots());
+		bpf_map__set_max_entries(st->skel->maps.fs_stacks, osp_bpf_thread_slots());
 		osp_bpf_fast_free(&st->plain);
 		if ((rc = osp_bpf_fast_init(&st->plain, st->skel->maps.fs_fast,
 		                            st->skel->maps.fs_minmax, (__u32)st->pairs.n, s->r,
@@ -263,10 +263,9 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 	struct fs_state *st = s->layer_state[slot];
 	int rc = 0;
 	if (st->skel) {
-		rc = st->plain.nops
-		         ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
-		         : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist), "fs", desc,
-		                              st, reset);
+		rc = st->plain.nops ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
+		                    : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist),
+		                                         "fs", desc, st, reset);
 		__u64 misses = osp_bpf_obj_misses(st->skel->obj);
 		osp_meta_add_u64(s->set, "lost_events", misses - st->prev_misses);
 		if (reset)

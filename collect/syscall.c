@@ -298,7 +298,7 @@ static int sys_prepare(struct osp_session *s, int slot)
 	memcpy((void *)&k->rodata->sys_opts, &o, sizeof(o));
 	const struct osp_bpf_cfg *cfg = (const struct osp_bpf_cfg *)&k->rodata->osp_cfg;
 	st->fast = !by && !cfg->slice_ns && !cfg->split_preempt && !o.corr;
-	bpf_map__set_max_entries(k->maps.sys_inflight, osp_bpf_pid_slots());
+	bpf_map__set_max_entries(k->maps.sys_inflight, osp_bpf_thread_slots());
 	if ((rc = osp_bpf_fast_init(&st->plain, k->maps.sys_fast, k->maps.sys_minmax, OSP_SYS_MAX,
 	                            s->r, st->fast)))
 		goto fail;
@@ -327,7 +327,7 @@ static int sys_attach(struct osp_session *s, int slot)
 	struct syscall_bpf *k = st->skel;
 	int btf = st->mode == OSP_ATTACH_TP_BTF;
 	if (s->root_pid > 0) {
-		__u32 slot = (__u32)s->root_pid & (osp_bpf_pid_slots() - 1);
+		__u32 slot = (__u32)s->root_pid & (osp_bpf_thread_slots() - 1);
 		struct osp_sys_inflight e = {.start = OSP_SYS_SKIP, .tid = (__u32)s->root_pid};
 		bpf_map__update_elem(k->maps.sys_inflight, &slot, sizeof(slot), &e, sizeof(e), 0);
 	}

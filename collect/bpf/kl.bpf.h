@@ -73,12 +73,12 @@ static __always_inline void kl_record(void *hist, __u32 id, __u64 pid_tgid, __u3
 }
 
 /* The stack of open starts of thread tid in an array of KL_PAIR_SLOTS (slot
- * tid & pid_mask): inlined lookups, no helper call. A slot last used by
+ * tid & tid_mask): inlined lookups, no helper call. A slot last used by
  * another thread (an exited one whose tid was reused, or a colliding tid) is
  * taken over for a start; for an end, it is not this thread's. */
 static __always_inline struct kl_tstack *kl_slot_stack(void *slots, __u32 tid, int start)
 {
-	__u32 slot = tid & osp_cfg.pid_mask;
+	__u32 slot = tid & osp_cfg.tid_mask;
 	struct kl_tstack *t = bpf_map_lookup_elem(slots, &slot);
 	if (!t)
 		return NULL;
@@ -120,7 +120,7 @@ static __always_inline void kl_pair_end(void *starts, void *hist, struct kl_pair
 }
 
 /* An array of per-thread stacks for kl_slot_stack(), sized by user space to
- * osp_bpf_pid_slots(). */
+ * osp_bpf_thread_slots(). */
 #define KL_PAIR_SLOTS(name)                                                                        \
 	struct {                                                                                   \
 		__uint(type, BPF_MAP_TYPE_ARRAY);                                                  \

@@ -31,7 +31,7 @@ struct {
 	__uint(max_entries, 1);
 } osp_follow SEC(".maps");
 
-/* Involuntary context switches per thread: slot (tid & pid_mask) holds
+/* Involuntary context switches per thread: slot (tid & tid_mask) holds
  * (tid << 32) | count. Maintained by osp_common's sched_switch program when
  * --split preempt is on. */
 struct {
@@ -145,7 +145,7 @@ static __always_inline __u32 osp_preempt_seq(__u32 tid)
 {
 	if (!osp_cfg.split_preempt)
 		return 0;
-	__u32 slot = tid & osp_cfg.pid_mask;
+	__u32 slot = tid & osp_cfg.tid_mask;
 	__u64 *v = bpf_map_lookup_elem(&osp_pseq, &slot);
 	if (!v || (__u32)(*v >> 32) != tid)
 		return 0;

@@ -12,8 +12,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile struct osp_sys_opts sys_opts = {};
 
-/* In-flight calls, one slot per thread: slot tid & pid_mask (sized by user
- * space like osp_follow, so live threads never collide). */
+/* In-flight calls, one slot per thread: slot tid & tid_mask (sized by user
+ * space, osp_bpf_thread_slots()); the slot holds its owner's tid. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
@@ -111,7 +111,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id)
 	if ((__u64)id >= OSP_SYS_MAX ||
 	    (sys_opts.flags[id & (OSP_SYS_MAX - 1)] & OSP_SYSF_NORETURN))
 		return;
-	__u32 slot = (__u32)pid_tgid & osp_cfg.pid_mask;
+	__u32 slot = (__u32)pid_tgid & osp_cfg.tid_mask;
 	struct osp_sys_inflight *e = bpf_map_lookup_elem(&sys_inflight, &slot);
 	if (!e)
 		return;
@@ -146,7 +146,7 @@ static __always_inline void add_corr(struct osp_sys_inflight *e, __u32 nr, __u32
 static __always_inline void on_exit(struct pt_regs *regs, long ret)
 {
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid, slot = tid & osp_cfg.pid_mask;
+	__u32 tid = (__u32)pid_tgid, slot = tid & osp_cfg.tid_mask;
 	struct osp_sys_inflight *e = bpf_map_lookup_elem(&sys_inflight, &slot);
 	if (!e)
 		return;
