@@ -109,6 +109,7 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, u
 			        "osprof: --func %s: no kernel function of that name in "
 			        "/proc/kallsyms\n",
 			        sym);
+			s->bad_input = 1;
 			rc = -EINVAL;
 			break;
 		}
@@ -138,6 +139,7 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, u
 	}
 	if (!rc && k->n == 0) {
 		fprintf(stderr, "osprof: --func: empty function list\n");
+		s->bad_input = 1;
 		rc = -EINVAL;
 	}
 	free(dup);

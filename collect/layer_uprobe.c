@@ -125,8 +125,10 @@ static int uprobe_prepare_(struct osp_session *s, int slot)
 	if (!st)
 		return -ENOMEM;
 	s->layer_state[slot] = st;
-	if ((rc = parse(st, s->uprobes)))
+	if ((rc = parse(st, s->uprobes))) {
+		s->bad_input = rc != -ENOMEM;
 		return rc;
+	}
 	if ((rc = osp_bpf_common_acquire(s)))
 		return rc;
 	st->acquired = 1;
@@ -188,6 +190,7 @@ static int uprobe_attach(struct osp_session *s, int slot)
 		rc = attach_one(st, i, 1);
 	for (size_t i = 0; i < st->n && !rc; i++)
 		rc = attach_one(st, i, 0);
+	s->bad_input = rc == -ENOENT; /* a symbol that is not in the binary */
 	for (size_t i = 0; i < st->n && !rc; i++) {
 		char t[512];
 		snprintf(t, sizeof(t), "%s:%s", st->f[i].bin, st->f[i].sym);

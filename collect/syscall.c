@@ -280,8 +280,10 @@ static int sys_prepare(struct osp_session *s, int slot)
 	struct osp_sys_opts o;
 	memset(&o, 0, sizeof(o));
 	__u32 by;
-	if ((rc = parse_by(s->by, &by)) || (rc = parse_correlate(s, &o)))
+	if ((rc = parse_by(s->by, &by)) || (rc = parse_correlate(s, &o))) {
+		s->bad_input = 1;
 		goto fail;
+	}
 	fill_flags(&o);
 	st->corr = o.corr;
 	st->corr_nr = o.corr_nr;
