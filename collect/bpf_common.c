@@ -511,11 +511,35 @@ out:
 	return rc;
 }
 
-int osp_bpf_read_stats(struct osp_session *s, int stats_fd, struct osp_bpf_stats *prev)
+__u64 osp_bpf_obj_misses(struct bpf_object *obj)
+{
+	__u64 misses = 0;
+	struct bpf_program *p;
+	bpf_object__for_each_program(p, obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		int fd = bpf_program__fd(p);
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
+int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp_bpf_stats *prev)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0)
 		return -EINVAL;
+	__u64 misses = osp_bpf_obj_misses(obj);
+	__u64 dm = prev && misses >= prev->misses ? misses - prev->misses : misses;
+	if (prev)
+		prev->misses = misses;
+	if (s->set)
+		osp_meta_add_u64(s->set, "lost_events", dm);
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, "osp_stats");
+	int stats_fd = m ? bpf_map__fd(m) : -1;
 	__u64 *v = calloc((size_t)ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;

@@ -87,16 +87,23 @@ typedef int (*osp_bpf_desc_fn)(void *ctx, const struct osp_hkey *k, struct osp_b
 int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp_bpf_desc_fn fn,
                        void *ctx, int reset);
 
-/* Adds an object's osp_stats (since the previous call with the same prev)
+/* Adds an object's osp_stats and its programs' recursion misses (runs the
+ * kernel skipped because the program was already running on that CPU),
+ * since the previous call with the same prev (all of them with prev NULL),
  * to the set's lost_events / unpaired_events metadata. */
 struct osp_bpf_stats {
 	__u64 v[OSP_STAT_MAX];
+	__u64 misses;
 };
+/* Runs of the object's programs the kernel skipped because the program was
+ * already running on that CPU (their events are not counted). */
+__u64 osp_bpf_obj_misses(struct bpf_object *obj);
+
 /* Profiles of layer with counts but no sample min/max (a full min/max map)
  * take the bounds of their first and last non-empty buckets. */
 void osp_bpf_widen_from_buckets(struct osp_set *set, const char *layer);
 
-int osp_bpf_read_stats(struct osp_session *s, int stats_fd, struct osp_bpf_stats *prev);
+int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp_bpf_stats *prev);
 
 /* Per-probe cost measured at acquire (ns per probe firing), 0 if unknown. */
 __u64 osp_bpf_probe_cost(void);

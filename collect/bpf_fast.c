@@ -121,19 +121,3 @@ out:
 	free(mm);
 	return rc;
 }
-
-__u64 osp_bpf_obj_misses(struct bpf_object *obj)
-{
-	__u64 misses = 0;
-	struct bpf_program *p;
-	bpf_object__for_each_program(p, obj)
-	{
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		memset(&info, 0, sizeof(info));
-		int fd = bpf_program__fd(p);
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			misses += info.recursion_misses;
-	}
-	return misses;
-}

@@ -25,8 +25,4 @@ int osp_bpf_fast_read(struct osp_session *s, struct osp_bpf_fast *f, const char 
 
 void osp_bpf_fast_free(struct osp_bpf_fast *f);
 
-/* Runs of the object's programs the kernel skipped because the program was
- * already running on that CPU (their events are not counted). */
-__u64 osp_bpf_obj_misses(struct bpf_object *obj);
-
 #endif

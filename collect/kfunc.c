@@ -203,7 +203,7 @@ int kfuncs_collect(struct osp_session *s, struct kfuncs *k, int reset)
 		int rc = osp_bpf_read_hists(s, bpf_map__fd(f->skel->maps.kf_hist), "fs", desc, &c,
 		                            reset);
 		if (!rc)
-			rc = osp_bpf_read_stats(s, bpf_map__fd(f->skel->maps.osp_stats), &f->stats);
+			rc = osp_bpf_read_stats(s, f->skel->obj, &f->stats);
 		if (rc)
 			return rc;
 	}

@@ -35,7 +35,6 @@ struct fs_state {
 	struct fs_fuse *fuse; /* FUSE request round trips, when fuse is here */
 	struct osp_bpf_stats stats;
 	struct osp_bpf_fast plain; /* plain profiles (no --by, -i, --split) */
-	__u64 prev_misses;
 	int acquired;
 };
 
@@ -266,13 +265,8 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 		rc = st->plain.nops ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
 		                    : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist),
 		                                         "fs", desc, st, reset);
-		__u64 misses = osp_bpf_obj_misses(st->skel->obj);
-		osp_meta_add_u64(s->set, "lost_events", misses - st->prev_misses);
-		if (reset)
-			st->prev_misses = misses;
 		if (!rc)
-			rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
-			                        &st->stats);
+			rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	}
 	if (!rc && st->fuse)
 		rc = fs_fuse_collect(s, st->fuse, reset);

@@ -92,7 +92,6 @@ struct sys_state {
 	int fast;
 	struct osp_bpf_fast plain; /* the fast path's maps */
 	struct osp_bpf_stats prev_stats;
-	__u64 prev_misses;
 	unsigned corr, corr_nr;
 	unsigned last_dev;
 	char last_dev_name[32];
@@ -449,14 +448,7 @@ static int sys_collect(struct osp_session *s, int slot, int reset)
 		fprintf(stderr, "osprof: syscall: cannot read histograms: %s\n", strerror(-rc));
 		return rc;
 	}
-	/* Runs the kernel skipped because the program was already running on
-	 * that CPU: their calls are not counted. */
-	__u64 misses = osp_bpf_obj_misses(st->skel->obj);
-	osp_meta_add_u64(s->set, "lost_events", misses - st->prev_misses);
-	if (reset)
-		st->prev_misses = misses;
-	return osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
-	                          reset ? &st->prev_stats : NULL);
+	return osp_bpf_read_stats(s, st->skel->obj, reset ? &st->prev_stats : NULL);
 }
 
 static int sys_list(FILE *out, int verbose)
