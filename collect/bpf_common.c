@@ -421,6 +421,24 @@ void osp_bpf_widen_from_buckets(struct osp_set *set, const char *layer)
 	}
 }
 
+int osp_bpf_profile_of(struct osp_session *s, const char *layer, osp_bpf_desc_fn fn, void *ctx,
+                       const struct osp_hkey *k, struct osp_profile **p)
+{
+	struct osp_bpf_desc d;
+	memset(&d, 0, sizeof(d));
+	d.layer = layer;
+	d.unit = OSP_UNIT_NS;
+	int e = fn(ctx, k, &d);
+	if (e)
+		return e;
+	if (!d.op)
+		return 1;
+	if (!(*p = osp_set_get(s->set, d.layer, d.op, d.dims, d.ndims)))
+		return -ENOMEM;
+	(*p)->unit = d.unit;
+	return 0;
+}
+
 int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp_bpf_desc_fn fn,
                        void *ctx, int reset)
 {
@@ -457,23 +475,14 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 		              : bpf_map_lookup_elem(map_fd, k, vals);
 		if (e)
 			continue; /* deleted meanwhile */
-		struct osp_bpf_desc d;
-		memset(&d, 0, sizeof(d));
-		d.layer = layer;
-		d.unit = OSP_UNIT_NS;
-		int f = fn(ctx, k, &d);
+		struct osp_profile *p;
+		int f = osp_bpf_profile_of(s, layer, fn, ctx, k, &p);
 		if (f < 0) {
 			rc = f;
 			goto out;
 		}
-		if (f > 0 || !d.op)
+		if (f > 0)
 			continue;
-		struct osp_profile *p = osp_set_get(s->set, d.layer, d.op, d.dims, d.ndims);
-		if (!p) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		p->unit = d.unit;
 		__u64 cnt = 0, sum = 0;
 		for (int c = 0; c < ncpu; c++) {
 			if (k->bucket == OSP_BKT_MINMAX) {

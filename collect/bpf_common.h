@@ -79,6 +79,11 @@ struct osp_bpf_desc {
 };
 typedef int (*osp_bpf_desc_fn)(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d);
 
+/* The profile of key k named by fn: 0 with *p set, 1 when fn skips the key,
+ * or a negative errno. */
+int osp_bpf_profile_of(struct osp_session *s, const char *layer, osp_bpf_desc_fn fn, void *ctx,
+                       const struct osp_hkey *k, struct osp_profile **p);
+
 /* Reads a per-CPU histogram map (struct osp_hkey -> struct osp_hval) into
  * s->set, summing CPUs (counts exact). Keys with slice numbers go to the
  * profile's slices when s->slice_ns is set. With reset, entries are read and

@@ -77,23 +77,14 @@ int osp_bpf_fast_read(struct osp_session *s, struct osp_bpf_fast *f, const char 
 			continue;
 		__u32 op = (__u32)(i / f->nb), b = (__u32)(i % f->nb);
 		struct osp_hkey k = {.op = op, .bucket = (__u16)b};
-		struct osp_bpf_desc d;
-		memset(&d, 0, sizeof(d));
-		d.layer = layer;
-		d.unit = OSP_UNIT_NS;
-		int e = fn(ctx, &k, &d);
+		struct osp_profile *p;
+		int e = osp_bpf_profile_of(s, layer, fn, ctx, &k, &p);
 		if (e < 0) {
 			rc = e;
 			goto out;
 		}
-		if (e > 0 || !d.op)
+		if (e > 0)
 			continue;
-		struct osp_profile *p = osp_set_get(s->set, d.layer, d.op, d.dims, d.ndims);
-		if (!p) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		p->unit = d.unit;
 		osp_hist_add_bucket(&p->hist, b, dc);
 		p->hist.total += ds;
 		__u64 max = 0, nmin = 0; /* value.count = max, value.sum = ~min */
