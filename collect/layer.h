@@ -47,6 +47,7 @@ struct osp_layer {
 	const char *name;
 	const char *summary; /* one line for `osprof list` and --help */
 	int needs_root;
+	const char *by; /* the --by dimensions it splits by, comma-separated; NULL: none */
 	/* Prints what can be profiled here and the attach mode each would use. */
 	int (*list)(FILE *out, int verbose);
 	/* Each returns 0 or a negative errno after printing one clear line. A

@@ -157,6 +157,7 @@ static int block_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_block = {
     .name = "block",
+    .by = "dev",
     .summary = "block requests: queue and device time, request size, per device and type",
     .needs_root = 1,
     .list = block_list,

@@ -341,6 +341,7 @@ static int fs_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_fs = {
     .name = "fs",
+    .by = "pid,tid,comm",
     .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...) and --func kernel functions",
     .needs_root = 1,
     .list = fs_list,

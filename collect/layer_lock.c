@@ -219,6 +219,7 @@ static int lock_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_lock = {
     .name = "lock",
+    .by = "pid,tid,comm,caller",
     .summary = "kernel lock contention wait time per lock type (--by caller)",
     .needs_root = 1,
     .list = lock_list,

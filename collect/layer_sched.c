@@ -134,6 +134,7 @@ static int sched_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_sched = {
     .name = "sched",
+    .by = "pid,tid,comm",
     .summary = "scheduler: run-queue latency, off-CPU time by reason",
     .needs_root = 1,
     .list = sched_list,

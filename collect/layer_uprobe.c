@@ -236,6 +236,7 @@ static int uprobe_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_uprobe = {
     .name = "uprobe",
+    .by = "pid,tid,comm",
     .summary = "user functions in any binary or library (--uprobe BIN:SYM[,...])",
     .needs_root = 1,
     .list = uprobe_list,

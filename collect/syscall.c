@@ -470,6 +470,7 @@ static int sys_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_syscall = {
     .name = "syscall",
+    .by = "pid,tid,comm,fs",
     .summary = "system calls by name, latency sys_enter -> sys_exit (eBPF)",
     .needs_root = 1,
     .list = sys_list,
