@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # ns added per system call by the syscall layer, in one run, next to:
 #   floor     empty BPF programs on sys_enter/sys_exit (build/bench/osp_floor)
+#   timed     the timing floor: thread id and a clock read at both ends, the
+#             start kept per thread (osp_floor timed): what any latency
+#             measurement on these tracepoints does at the least
 #   bpftrace  the equivalent hist() script (tracepoints, per-tid start map)
 #   perf      perf trace -s
 # on a read(fd, buf, 0) loop (build/bench/readloop). Rounds are interleaved
@@ -31,21 +34,22 @@ run_none() { $PIN "$LOOP" "$1" | ns; }
 run_osprof() { "$OSPROF" run -l syscall -o "$TMP/o.osp" -- $PIN "$LOOP" "$1" 2>/dev/null | ns; }
 run_floor() {
 	mkfifo "$TMP/ff"
-	"$BUILD/bench/osp_floor" <"$TMP/ff" >"$TMP/ready" &
+	"$BUILD/bench/osp_floor" ${2:-} <"$TMP/ff" >"$TMP/ready" &
 	exec 7>"$TMP/ff"
 	for _ in $(seq 200); do grep -q ready "$TMP/ready" && break; sleep 0.02; done
 	$PIN "$LOOP" "$1" | ns
 	exec 7>&-
 	wait
-	rm -f "$TMP/ff"
+	rm -f "$TMP/ff" "$TMP/ready"
 }
+run_timed() { run_floor "$1" timed; }
 BT_SCRIPT='tracepoint:raw_syscalls:sys_enter /pid == cpid/ { @start[tid] = nsecs; }
 tracepoint:raw_syscalls:sys_exit /@start[tid]/ { @lat[args->id] = hist(nsecs - @start[tid]); delete(@start[tid]); }'
 run_bpftrace() { $PIN bpftrace -q -e "$BT_SCRIPT" -c "$LOOP $1" 2>/dev/null | ns; }
 # perf trace costs tens of us per call: 1/100 of the calls.
 run_perf() { perf trace -s -o /dev/null -- $PIN "$LOOP" $(($1 / 100)) 2>/dev/null | ns; }
 
-configs="none floor osprof"
+configs="none floor timed osprof"
 command -v bpftrace >/dev/null && configs="$configs bpftrace"
 command -v perf >/dev/null && configs="$configs perf"
 declare -A best
@@ -69,6 +73,7 @@ added() { awk -v a="${best[$1]}" -v b="$base" 'BEGIN { print a - b }'; }
 ratio() { awk -v a="$(added "$1")" -v b="$(added "$2")" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 echo
 echo "osprof / floor    added cost ratio: $(ratio osprof floor)  (target <= 1.5)"
+echo "osprof / timing floor added cost ratio: $(ratio osprof timed)  (timing floor / floor: $(ratio timed floor))"
 [ -n "${best[bpftrace]:-}" ] && echo "osprof / bpftrace added cost ratio: $(ratio osprof bpftrace)  (target <= 0.25)"
 [ -n "${best[perf]:-}" ] && echo "osprof / perf trace added cost ratio: $(ratio osprof perf)"
 exit 0

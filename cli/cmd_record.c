@@ -178,6 +178,8 @@ int cmd_record(int argc, char **argv)
 		rc = OSP_EXIT_OK;
 	}
 out:
+	if (s.bad_input)
+		rc = OSP_EXIT_USAGE;
 	osp_collect_session_free(&s, layers, n);
 out_opts:
 	free(o.pids);

@@ -15,7 +15,9 @@ static const char usage_head[] =
     "usage: osprof run [OPTIONS] [--] CMD [ARGS...]\n\n"
     "Runs CMD, profiles it and every process it forks, and writes the profile\n"
     "set to -o FILE (default osprof.osp). Exits with CMD's exit status (128+N\n"
-    "if CMD was killed by signal N; 127 if CMD was not found).\n"
+    "if CMD was killed by signal N; 127 if CMD was not found). Before CMD\n"
+    "runs: 2 for a bad option or value (unknown symbol, malformed spec), 1 when\n"
+    "profiling cannot start here (no root, no BTF, a probe the kernel refuses).\n"
     "Ctrl-C reaches CMD; whatever was collected is still written.\n"
     "Read the result with 'osprof report FILE'.\n";
 
@@ -108,6 +110,8 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
 	}
 out:
+	if (s.bad_input)
+		status = OSP_EXIT_USAGE;
 	osp_collect_session_free(&s, layers, n);
 	free(o.pids);
 	return status;

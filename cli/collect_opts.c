@@ -168,8 +168,46 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	return 0;
 }
 
+static int splits_by(const struct osp_layer *l, const char *by)
+{
+	char dims[64], want[32];
+	snprintf(dims, sizeof(dims), ",%s,", l->by ? l->by : "");
+	snprintf(want, sizeof(want), ",%s,", by);
+	return strstr(dims, want) != NULL;
+}
+
+/* --by names a dimension at least one of the layers splits by. */
+static int check_by(const char *cmd, const char *by, const struct osp_layer **layers, int n)
+{
+	if (!by)
+		return 0;
+	char list[256] = "", who[256] = "";
+	for (int i = 0; i < n; i++) {
+		if (splits_by(layers[i], by))
+			return 0;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+		         layers[i]->name);
+	}
+	for (int i = 0; osp_layers[i]; i++)
+		if (splits_by(osp_layers[i], by))
+			snprintf(who + strlen(who), sizeof(who) - strlen(who), "%s%s",
+			         *who ? ", " : "", osp_layers[i]->name);
+	return osp_usage_err(cmd, "--by %s: none of the layers %s splits by %s (%s %s)", by, list,
+	                     by, who, strchr(who, ',') ? "do" : "does");
+}
+
+static int add_layers(const char *cmd, const struct osp_collect_opts *o,
+                      const struct osp_layer **layers, int *nlayers);
+
 int osp_collect_layers(const char *cmd, const struct osp_collect_opts *o,
                        const struct osp_layer **layers, int *nlayers)
+{
+	int rc = add_layers(cmd, o, layers, nlayers);
+	return rc ? rc : check_by(cmd, o->by, layers, *nlayers);
+}
+
+static int add_layers(const char *cmd, const struct osp_collect_opts *o,
+                      const struct osp_layer **layers, int *nlayers)
 {
 	*nlayers = 0;
 	if (!o->layers) {

@@ -78,14 +78,16 @@ int top_source_live(struct top_source *src, struct osp_collect_opts *o)
 	for (; l->prepared < l->nlayers; l->prepared++) {
 		const struct osp_layer *ly = l->layers[l->prepared];
 		if (ly->prepare && ly->prepare(&l->s, l->prepared) < 0) {
+			int bad = l->s.bad_input;
 			live_close(src);
-			return OSP_EXIT_FAIL;
+			return bad ? OSP_EXIT_USAGE : OSP_EXIT_FAIL;
 		}
 	}
 	for (int i = 0; i < l->nlayers; i++)
 		if (l->layers[i]->attach && l->layers[i]->attach(&l->s, i) < 0) {
+			int bad = l->s.bad_input;
 			live_close(src);
-			return OSP_EXIT_FAIL;
+			return bad ? OSP_EXIT_USAGE : OSP_EXIT_FAIL;
 		}
 	const char *names = osp_get_meta(l->s.set, "layers");
 	char who[64];

@@ -79,9 +79,12 @@ static int visit(void *vctx, const struct osp_trace_event *ev)
 		if (!t && (t = calloc(1, sizeof(*t)))) {
 			t->tid = ev->tid;
 			t->pid = ev->pid;
-			memcpy(t->comm, ev->comm, sizeof(t->comm));
 			HASH_ADD(hh, c->threads, tid, sizeof(t->tid), t);
 		}
+		/* The last name wins: a thread's first events may come from the
+		 * exec that renames it (page-cache fills of a cold binary). */
+		if (t)
+			memcpy(t->comm, ev->comm, sizeof(t->comm));
 		fprintf(c->chrome,
 		        "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
 		        "\"pid\":%u,\"tid\":%u,\"args\":{",
@@ -146,8 +149,12 @@ static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_hos
 		if (new_thread) {
 			if (i)
 				fputs("]},\n", f);
+			/* named after its last event, as in the Chrome export */
+			size_t last = i;
+			while (last + 1 < c->n && c->evs[last + 1].tid == ev->tid)
+				last++;
 			fprintf(f, "{\"pid\":%u,\"tid\":%u,\"comm\":\"", ev->pid, ev->tid);
-			osp_json_string(f, ev->comm);
+			osp_json_string(f, c->evs[last].comm);
 			fputs("\",\"events\":[", f);
 		} else if (depth > 0 && !child_open[depth - 1]) {
 			fputs(",\"children\":[", f);

@@ -87,6 +87,12 @@ __u32 osp_bpf_pid_slots(void)
 	return n;
 }
 
+__u32 osp_bpf_thread_slots(void)
+{
+	__u32 n = osp_bpf_pid_slots();
+	return n < OSP_BPF_THREAD_SLOTS_MAX ? n : OSP_BPF_THREAD_SLOTS_MAX;
+}
+
 void osp_bpf_pick(struct bpf_program *btf, struct bpf_program *raw, enum osp_attach_mode m)
 {
 	bpf_program__set_autoload(btf, m == OSP_ATTACH_TP_BTF);
@@ -172,6 +178,7 @@ void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 		cfg->filter = OSP_FILTER_ALL;
 	cfg->r = s->r;
 	cfg->pid_mask = osp_bpf_pid_slots() - 1;
+	cfg->tid_mask = osp_bpf_thread_slots() - 1;
 	cfg->self_tgid = (__u32)getpid();
 	cfg->start_ns = s->start_ns;
 	cfg->slice_ns = s->slice_ns;
@@ -283,7 +290,8 @@ int osp_bpf_common_acquire(struct osp_session *s)
 	osp_bpf_cfg_fill(s, (struct osp_bpf_cfg *)&k->rodata->osp_cfg);
 	__u32 slots = osp_bpf_pid_slots();
 	bpf_map__set_max_entries(k->maps.osp_follow, slots);
-	bpf_map__set_max_entries(k->maps.osp_pseq, slots);
+	bpf_map__set_max_entries(k->maps.osp_pseq,
+	                         k->rodata->osp_cfg.split_preempt ? osp_bpf_thread_slots() : 1);
 	osp_bpf_pick(k->progs.osp_fork_btf, k->progs.osp_fork_raw, common.mode);
 	osp_bpf_pick(k->progs.osp_exit_btf, k->progs.osp_exit_raw, common.mode);
 	osp_bpf_pick(k->progs.osp_switch_btf, k->progs.osp_switch_raw, common.mode);
@@ -399,7 +407,7 @@ void osp_bpf_common_release(struct osp_session *s)
 
 /* ---- reading histogram maps ---- */
 
-static void widen_from_buckets(struct osp_set *set, const char *layer)
+void osp_bpf_widen_from_buckets(struct osp_set *set, const char *layer)
 {
 	for (size_t i = 0; i < set->n; i++) {
 		struct osp_profile *p = set->profiles[i];
@@ -411,6 +419,24 @@ static void widen_from_buckets(struct osp_set *set, const char *layer)
 		if (h->max == 0 && osp_hist_last(h) > 0)
 			h->max = osp_bucket_hi((unsigned)osp_hist_last(h), h->r);
 	}
+}
+
+int osp_bpf_profile_of(struct osp_session *s, const char *layer, osp_bpf_desc_fn fn, void *ctx,
+                       const struct osp_hkey *k, struct osp_profile **p)
+{
+	struct osp_bpf_desc d;
+	memset(&d, 0, sizeof(d));
+	d.layer = layer;
+	d.unit = OSP_UNIT_NS;
+	int e = fn(ctx, k, &d);
+	if (e)
+		return e;
+	if (!d.op)
+		return 1;
+	if (!(*p = osp_set_get(s->set, d.layer, d.op, d.dims, d.ndims)))
+		return -ENOMEM;
+	(*p)->unit = d.unit;
+	return 0;
 }
 
 int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp_bpf_desc_fn fn,
@@ -449,23 +475,14 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 		              : bpf_map_lookup_elem(map_fd, k, vals);
 		if (e)
 			continue; /* deleted meanwhile */
-		struct osp_bpf_desc d;
-		memset(&d, 0, sizeof(d));
-		d.layer = layer;
-		d.unit = OSP_UNIT_NS;
-		int f = fn(ctx, k, &d);
+		struct osp_profile *p;
+		int f = osp_bpf_profile_of(s, layer, fn, ctx, k, &p);
 		if (f < 0) {
 			rc = f;
 			goto out;
 		}
-		if (f > 0 || !d.op)
+		if (f > 0)
 			continue;
-		struct osp_profile *p = osp_set_get(s->set, d.layer, d.op, d.dims, d.ndims);
-		if (!p) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		p->unit = d.unit;
 		__u64 cnt = 0, sum = 0;
 		for (int c = 0; c < ncpu; c++) {
 			if (k->bucket == OSP_BKT_MINMAX) {
@@ -496,18 +513,42 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 			b[k->bucket] += cnt;
 		}
 	}
-	widen_from_buckets(s->set, layer);
+	osp_bpf_widen_from_buckets(s->set, layer);
 out:
 	free(keys);
 	free(vals);
 	return rc;
 }
 
-int osp_bpf_read_stats(struct osp_session *s, int stats_fd, struct osp_bpf_stats *prev)
+__u64 osp_bpf_obj_misses(struct bpf_object *obj)
+{
+	__u64 misses = 0;
+	struct bpf_program *p;
+	bpf_object__for_each_program(p, obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		memset(&info, 0, sizeof(info));
+		int fd = bpf_program__fd(p);
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			misses += info.recursion_misses;
+	}
+	return misses;
+}
+
+int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp_bpf_stats *prev)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0)
 		return -EINVAL;
+	__u64 misses = osp_bpf_obj_misses(obj);
+	__u64 dm = prev && misses >= prev->misses ? misses - prev->misses : misses;
+	if (prev)
+		prev->misses = misses;
+	if (s->set)
+		osp_meta_add_u64(s->set, "lost_events", dm);
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, "osp_stats");
+	int stats_fd = m ? bpf_map__fd(m) : -1;
 	__u64 *v = calloc((size_t)ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;

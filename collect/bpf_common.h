@@ -79,6 +79,11 @@ struct osp_bpf_desc {
 };
 typedef int (*osp_bpf_desc_fn)(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d);
 
+/* The profile of key k named by fn: 0 with *p set, 1 when fn skips the key,
+ * or a negative errno. */
+int osp_bpf_profile_of(struct osp_session *s, const char *layer, osp_bpf_desc_fn fn, void *ctx,
+                       const struct osp_hkey *k, struct osp_profile **p);
+
 /* Reads a per-CPU histogram map (struct osp_hkey -> struct osp_hval) into
  * s->set, summing CPUs (counts exact). Keys with slice numbers go to the
  * profile's slices when s->slice_ns is set. With reset, entries are read and
@@ -87,17 +92,37 @@ typedef int (*osp_bpf_desc_fn)(void *ctx, const struct osp_hkey *k, struct osp_b
 int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp_bpf_desc_fn fn,
                        void *ctx, int reset);
 
-/* Adds an object's osp_stats (since the previous call with the same prev)
+/* Adds an object's osp_stats and its programs' recursion misses (runs the
+ * kernel skipped because the program was already running on that CPU),
+ * since the previous call with the same prev (all of them with prev NULL),
  * to the set's lost_events / unpaired_events metadata. */
 struct osp_bpf_stats {
 	__u64 v[OSP_STAT_MAX];
+	__u64 misses;
 };
-int osp_bpf_read_stats(struct osp_session *s, int stats_fd, struct osp_bpf_stats *prev);
+/* Runs of the object's programs the kernel skipped because the program was
+ * already running on that CPU (their events are not counted). */
+__u64 osp_bpf_obj_misses(struct bpf_object *obj);
+
+/* Profiles of layer with counts but no sample min/max (a full min/max map)
+ * take the bounds of their first and last non-empty buckets. */
+void osp_bpf_widen_from_buckets(struct osp_set *set, const char *layer);
+
+int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp_bpf_stats *prev);
 
 /* Per-probe cost measured at acquire (ns per probe firing), 0 if unknown. */
 __u64 osp_bpf_probe_cost(void);
 
 /* Slots of the follow/per-thread arrays: next power of two >= pid_max. */
 __u32 osp_bpf_pid_slots(void);
+
+/* Slots of the per-thread state arrays (in-flight calls, open starts, slot
+ * tid & tid_mask, each holding its owner's tid): osp_bpf_pid_slots() up to
+ * OSP_BPF_THREAD_SLOTS_MAX. Debian's systemd sets pid_max to 4194304, where
+ * a slot per possible tid would pin hundreds of MB of kernel memory. Two live
+ * threads whose tids are equal modulo the size can take each other's slot;
+ * the call or operation that loses it is counted in unpaired_events. */
+#define OSP_BPF_THREAD_SLOTS_MAX (1u << 17)
+__u32 osp_bpf_thread_slots(void);
 
 #endif

@@ -117,7 +117,7 @@ int fs_fuse_collect(struct osp_session *s, struct fs_fuse *f, int reset)
 {
 	int rc = osp_bpf_read_hists(s, bpf_map__fd(f->skel->maps.fuse_hist), "fs", desc, f, reset);
 	if (!rc)
-		rc = osp_bpf_read_stats(s, bpf_map__fd(f->skel->maps.osp_stats), &f->stats);
+		rc = osp_bpf_read_stats(s, f->skel->obj, &f->stats);
 	return rc;
 }
 

@@ -109,6 +109,7 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, u
 			        "osprof: --func %s: no kernel function of that name in "
 			        "/proc/kallsyms\n",
 			        sym);
+			s->bad_input = 1;
 			rc = -EINVAL;
 			break;
 		}
@@ -138,6 +139,7 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, u
 	}
 	if (!rc && k->n == 0) {
 		fprintf(stderr, "osprof: --func: empty function list\n");
+		s->bad_input = 1;
 		rc = -EINVAL;
 	}
 	free(dup);
@@ -201,7 +203,7 @@ int kfuncs_collect(struct osp_session *s, struct kfuncs *k, int reset)
 		int rc = osp_bpf_read_hists(s, bpf_map__fd(f->skel->maps.kf_hist), "fs", desc, &c,
 		                            reset);
 		if (!rc)
-			rc = osp_bpf_read_stats(s, bpf_map__fd(f->skel->maps.osp_stats), &f->stats);
+			rc = osp_bpf_read_stats(s, f->skel->obj, &f->stats);
 		if (rc)
 			return rc;
 	}

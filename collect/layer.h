@@ -26,6 +26,7 @@ struct osp_session {
 	const char *by;    /* --by: pid, tid, comm, fs, dev, caller; NULL */
 	const char *split; /* --split: "preempt" or NULL */
 	int verbose;       /* -v: print attach modes chosen */
+	int bad_input;     /* set by a prepare that failed on the user's input: exit 2 */
 	/* targets */
 	pid_t root_pid;    /* run: the child; follow its descendants */
 	char *const *argv; /* run: CMD and its arguments (set before prepare) */
@@ -46,6 +47,7 @@ struct osp_layer {
 	const char *name;
 	const char *summary; /* one line for `osprof list` and --help */
 	int needs_root;
+	const char *by; /* the --by dimensions it splits by, comma-separated; NULL: none */
 	/* Prints what can be profiled here and the attach mode each would use. */
 	int (*list)(FILE *out, int verbose);
 	/* Each returns 0 or a negative errno after printing one clear line. A

@@ -136,7 +136,7 @@ static int block_collect(struct osp_session *s, int slot, int reset)
 	int rc =
 	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.blk_hist), "block", desc, NULL, reset);
 	if (!rc)
-		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
+		rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	if (rc)
 		fprintf(stderr, "osprof: block: cannot read the histograms: %s\n", strerror(-rc));
 	return rc;
@@ -157,6 +157,7 @@ static int block_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_block = {
     .name = "block",
+    .by = "dev",
     .summary = "block requests: queue and device time, request size, per device and type",
     .needs_root = 1,
     .list = block_list,

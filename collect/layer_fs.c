@@ -14,6 +14,7 @@
 #include <linux/bpf.h>
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
+#include "collect/bpf_fast.h"
 #include "collect/bpf/kl_types.h"
 #include "collect/fs_events.h"
 #include "collect/fs_fuse.h"
@@ -33,6 +34,7 @@ struct fs_state {
 	struct kfuncs *kfuncs;
 	struct fs_fuse *fuse; /* FUSE request round trips, when fuse is here */
 	struct osp_bpf_stats stats;
+	struct osp_bpf_fast plain; /* plain profiles (no --by, -i, --split) */
 	int acquired;
 };
 
@@ -67,6 +69,7 @@ static void fs_destroy(struct osp_session *s, int slot)
 		close(st->rawfds[i]);
 	free(st->rawfds);
 	fs_bpf__destroy(st->skel);
+	osp_bpf_fast_free(&st->plain);
 	kfuncs_free(st->kfuncs);
 	fs_fuse_free(st->fuse);
 	fs_pairs_free(&st->pairs);
@@ -120,7 +123,14 @@ static int fs_prepare_(struct osp_session *s, int slot)
 		}
 		if ((rc = OSP_BPF_SETUP(st->skel, s)))
 			return rc;
-		((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
+		struct osp_bpf_cfg *cfg = (struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg;
+		cfg->by = st->by;
+		bpf_map__set_max_entries(st->skel->maps.fs_stacks, osp_bpf_thread_slots());
+		osp_bpf_fast_free(&st->plain);
+		if ((rc = osp_bpf_fast_init(&st->plain, st->skel->maps.fs_fast,
+		                            st->skel->maps.fs_minmax, (__u32)st->pairs.n, s->r,
+		                            !cfg->by && !cfg->slice_ns && !cfg->split_preempt)))
+			return rc;
 		bpf_program__set_autoload(st->skel->progs.fs_event_raw, st->raw_ok);
 		libbpf_print_fn_t old = st->raw_ok ? libbpf_set_print(NULL) : NULL;
 		rc = fs_bpf__load(st->skel);
@@ -252,11 +262,11 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 	struct fs_state *st = s->layer_state[slot];
 	int rc = 0;
 	if (st->skel) {
-		rc = osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist), "fs", desc, st,
-		                        reset);
+		rc = st->plain.nops ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
+		                    : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist),
+		                                         "fs", desc, st, reset);
 		if (!rc)
-			rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
-			                        &st->stats);
+			rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	}
 	if (!rc && st->fuse)
 		rc = fs_fuse_collect(s, st->fuse, reset);
@@ -331,6 +341,7 @@ static int fs_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_fs = {
     .name = "fs",
+    .by = "pid,tid,comm",
     .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...) and --func kernel functions",
     .needs_root = 1,
     .list = fs_list,

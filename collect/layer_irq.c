@@ -139,7 +139,7 @@ static int irq_collect(struct osp_session *s, int slot, int reset)
 	int rc =
 	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.irq_hist), "irq", desc, st, reset);
 	if (!rc)
-		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
+		rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	if (rc)
 		fprintf(stderr, "osprof: irq: cannot read the histograms: %s\n", strerror(-rc));
 	return rc;

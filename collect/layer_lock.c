@@ -115,6 +115,7 @@ static int lock_prepare_(struct osp_session *s, int slot)
 	if ((rc = OSP_BPF_SETUP(st->skel, s)))
 		return rc;
 	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
+	bpf_map__set_max_entries(st->skel->maps.lock_waits, osp_bpf_thread_slots());
 	if (!st->by_caller)
 		bpf_map__set_max_entries(st->skel->maps.lock_stacks, 1);
 	st->mode = osp_bpf_tp_mode();
@@ -199,7 +200,7 @@ static int lock_collect(struct osp_session *s, int slot, int reset)
 	int rc =
 	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.lock_hist), "lock", desc, st, reset);
 	if (!rc)
-		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
+		rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	if (rc)
 		fprintf(stderr, "osprof: lock: cannot read the histograms: %s\n", strerror(-rc));
 	return rc;
@@ -218,6 +219,7 @@ static int lock_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_lock = {
     .name = "lock",
+    .by = "pid,tid,comm,caller",
     .summary = "kernel lock contention wait time per lock type (--by caller)",
     .needs_root = 1,
     .list = lock_list,

@@ -112,7 +112,7 @@ static int sched_collect(struct osp_session *s, int slot, int reset)
 	int rc =
 	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.sched_hist), "sched", desc, st, reset);
 	if (!rc)
-		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
+		rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	if (rc)
 		fprintf(stderr, "osprof: sched: cannot read the histograms: %s\n", strerror(-rc));
 	return rc;
@@ -134,6 +134,7 @@ static int sched_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_sched = {
     .name = "sched",
+    .by = "pid,tid,comm",
     .summary = "scheduler: run-queue latency, off-CPU time by reason",
     .needs_root = 1,
     .list = sched_list,

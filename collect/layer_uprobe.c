@@ -125,8 +125,10 @@ static int uprobe_prepare_(struct osp_session *s, int slot)
 	if (!st)
 		return -ENOMEM;
 	s->layer_state[slot] = st;
-	if ((rc = parse(st, s->uprobes)))
+	if ((rc = parse(st, s->uprobes))) {
+		s->bad_input = rc != -ENOMEM;
 		return rc;
+	}
 	if ((rc = osp_bpf_common_acquire(s)))
 		return rc;
 	st->acquired = 1;
@@ -188,6 +190,7 @@ static int uprobe_attach(struct osp_session *s, int slot)
 		rc = attach_one(st, i, 1);
 	for (size_t i = 0; i < st->n && !rc; i++)
 		rc = attach_one(st, i, 0);
+	s->bad_input = rc == -ENOENT; /* a symbol that is not in the binary */
 	for (size_t i = 0; i < st->n && !rc; i++) {
 		char t[512];
 		snprintf(t, sizeof(t), "%s:%s", st->f[i].bin, st->f[i].sym);
@@ -215,7 +218,7 @@ static int uprobe_collect(struct osp_session *s, int slot, int reset)
 	int rc =
 	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.up_hist), "uprobe", desc, st, reset);
 	if (!rc)
-		rc = osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats), &st->stats);
+		rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	if (rc)
 		fprintf(stderr, "osprof: uprobe: cannot read the histograms: %s\n", strerror(-rc));
 	return rc;
@@ -233,6 +236,7 @@ static int uprobe_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_uprobe = {
     .name = "uprobe",
+    .by = "pid,tid,comm",
     .summary = "user functions in any binary or library (--uprobe BIN:SYM[,...])",
     .needs_root = 1,
     .list = uprobe_list,

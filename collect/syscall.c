@@ -11,6 +11,7 @@
 #include <bpf/bpf.h>
 #include <osprof/clock.h>
 #include "collect/bpf_common.h"
+#include "collect/bpf_fast.h"
 #include "collect/bpf/syscall.h"
 #include "syscall.skel.h"
 
@@ -89,10 +90,8 @@ struct sys_state {
 	struct syscall_bpf *skel;
 	enum osp_attach_mode mode;
 	int fast;
-	unsigned nb;
-	struct osp_hval *prev; /* fast path: totals at the previous reset */
+	struct osp_bpf_fast plain; /* the fast path's maps */
 	struct osp_bpf_stats prev_stats;
-	__u64 prev_misses;
 	unsigned corr, corr_nr;
 	unsigned last_dev;
 	char last_dev_name[32];
@@ -258,7 +257,7 @@ static void sys_destroy(struct osp_session *s, int slot)
 	if (!st)
 		return;
 	syscall_bpf__destroy(st->skel);
-	free(st->prev);
+	osp_bpf_fast_free(&st->plain);
 	free(st);
 	s->layer_state[slot] = NULL;
 	osp_bpf_common_release(s);
@@ -280,8 +279,10 @@ static int sys_prepare(struct osp_session *s, int slot)
 	struct osp_sys_opts o;
 	memset(&o, 0, sizeof(o));
 	__u32 by;
-	if ((rc = parse_by(s->by, &by)) || (rc = parse_correlate(s, &o)))
+	if ((rc = parse_by(s->by, &by)) || (rc = parse_correlate(s, &o))) {
+		s->bad_input = 1;
 		goto fail;
+	}
 	fill_flags(&o);
 	st->corr = o.corr;
 	st->corr_nr = o.corr_nr;
@@ -298,9 +299,10 @@ static int sys_prepare(struct osp_session *s, int slot)
 	memcpy((void *)&k->rodata->sys_opts, &o, sizeof(o));
 	const struct osp_bpf_cfg *cfg = (const struct osp_bpf_cfg *)&k->rodata->osp_cfg;
 	st->fast = !by && !cfg->slice_ns && !cfg->split_preempt && !o.corr;
-	st->nb = osp_nbuckets(s->r);
-	bpf_map__set_max_entries(k->maps.sys_inflight, osp_bpf_pid_slots());
-	bpf_map__set_max_entries(k->maps.sys_fast, st->fast ? OSP_SYS_MAX * st->nb : 1);
+	bpf_map__set_max_entries(k->maps.sys_inflight, osp_bpf_thread_slots());
+	if ((rc = osp_bpf_fast_init(&st->plain, k->maps.sys_fast, k->maps.sys_minmax, OSP_SYS_MAX,
+	                            s->r, st->fast)))
+		goto fail;
 	/* --by on a whole system: many processes x calls x buckets. */
 	bpf_map__set_max_entries(k->maps.sys_hists, st->fast ? 1 : 65536);
 	st->mode = osp_bpf_tp_mode();
@@ -309,10 +311,6 @@ static int sys_prepare(struct osp_session *s, int slot)
 	if ((rc = syscall_bpf__load(k))) {
 		fprintf(stderr, "osprof: syscall: cannot load BPF programs (%s): %s\n",
 		        osp_attach_mode_name(st->mode), strerror(-rc));
-		goto fail;
-	}
-	if (st->fast && !(st->prev = calloc((size_t)OSP_SYS_MAX * st->nb, sizeof(*st->prev)))) {
-		rc = -ENOMEM;
 		goto fail;
 	}
 	return 0;
@@ -330,7 +328,7 @@ static int sys_attach(struct osp_session *s, int slot)
 	struct syscall_bpf *k = st->skel;
 	int btf = st->mode == OSP_ATTACH_TP_BTF;
 	if (s->root_pid > 0) {
-		__u32 slot = (__u32)s->root_pid & (osp_bpf_pid_slots() - 1);
+		__u32 slot = (__u32)s->root_pid & (osp_bpf_thread_slots() - 1);
 		struct osp_sys_inflight e = {.start = OSP_SYS_SKIP, .tid = (__u32)s->root_pid};
 		bpf_map__update_elem(k->maps.sys_inflight, &slot, sizeof(slot), &e, sizeof(e), 0);
 	}
@@ -351,97 +349,6 @@ err:
 	rc = -errno;
 	fprintf(stderr, "osprof: syscall: cannot attach to sys_enter/sys_exit (%s): %s\n",
 	        osp_attach_mode_name(st->mode), strerror(errno));
-	return rc;
-}
-
-/* Fast path: the per-CPU array nr * nb + bucket, summed over CPUs and
- * diffed against the previous reset. */
-static int collect_fast(struct osp_session *s, struct sys_state *st, int reset)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	size_t n = (size_t)OSP_SYS_MAX * st->nb;
-	int fd = bpf_map__fd(st->skel->maps.sys_fast);
-	struct osp_hval *all = calloc(n * (size_t)ncpu, sizeof(*all));
-	__u32 *keys = calloc(n, sizeof(*keys));
-	int rc = 0;
-	if (!all || !keys) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	__u32 out_batch, count = (__u32)n;
-	LIBBPF_OPTS(bpf_map_batch_opts, bo);
-	rc = bpf_map_lookup_batch(fd, NULL, &out_batch, keys, all, &count, &bo);
-	if (rc && rc != -ENOENT) {
-		/* No batch support: one element at a time. */
-		for (__u32 i = 0; i < n; i++) {
-			keys[i] = i;
-			if (bpf_map_lookup_elem(fd, &i, &all[(size_t)i * ncpu]))
-				memset(&all[(size_t)i * ncpu], 0, sizeof(*all) * ncpu);
-		}
-		count = (__u32)n;
-	}
-	rc = 0;
-	struct osp_hval mm[OSP_SYS_MAX];
-	struct osp_hval *mmv = calloc((size_t)ncpu, sizeof(*mmv));
-	if (!mmv) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	int mfd = bpf_map__fd(st->skel->maps.sys_minmax);
-	for (__u32 nr = 0; nr < OSP_SYS_MAX; nr++) {
-		mm[nr].count = 0;
-		mm[nr].sum = 0;
-		if (bpf_map_lookup_elem(mfd, &nr, mmv))
-			continue;
-		for (int c = 0; c < ncpu; c++) {
-			if (mmv[c].count > mm[nr].count)
-				mm[nr].count = mmv[c].count;
-			if (mmv[c].sum > mm[nr].sum)
-				mm[nr].sum = mmv[c].sum;
-		}
-	}
-	for (__u32 i = 0; i < count; i++) {
-		__u32 idx = keys[i];
-		if (idx >= n)
-			continue;
-		__u64 cnt = 0, sum = 0;
-		for (int c = 0; c < ncpu; c++) {
-			cnt += all[(size_t)i * ncpu + c].count;
-			sum += all[(size_t)i * ncpu + c].sum;
-		}
-		__u64 dc = cnt - st->prev[idx].count, ds = sum - st->prev[idx].sum;
-		if (reset) {
-			st->prev[idx].count = cnt;
-			st->prev[idx].sum = sum;
-		}
-		if (!dc)
-			continue;
-		unsigned nr = idx / st->nb, b = idx % st->nb;
-		char buf[32];
-		struct osp_profile *p =
-		    osp_set_get(s->set, "syscall", sys_name(nr, buf, sizeof(buf)), NULL, 0);
-		if (!p) {
-			rc = -ENOMEM;
-			break;
-		}
-		osp_hist_add_bucket(&p->hist, b, dc);
-		p->hist.total += ds;
-		if (mm[nr].sum && ~mm[nr].sum < p->hist.min)
-			p->hist.min = ~mm[nr].sum;
-		if (mm[nr].count > p->hist.max)
-			p->hist.max = mm[nr].count;
-	}
-	if (reset) {
-		/* min/max restart with the interval; a racing sample only widens them. */
-		memset(mmv, 0, sizeof(*mmv) * ncpu);
-		for (__u32 nr = 0; nr < OSP_SYS_MAX; nr++)
-			if (mm[nr].count)
-				bpf_map_update_elem(mfd, &nr, mmv, 0);
-	}
-	free(mmv);
-out:
-	free(all);
-	free(keys);
 	return rc;
 }
 
@@ -534,31 +441,14 @@ static int describe(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 static int sys_collect(struct osp_session *s, int slot, int reset)
 {
 	struct sys_state *st = s->layer_state[slot];
-	int rc = st->fast ? collect_fast(s, st, reset)
+	int rc = st->fast ? osp_bpf_fast_read(s, &st->plain, "syscall", describe, st, reset)
 	                  : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.sys_hists), "syscall",
 	                                       describe, st, reset);
 	if (rc) {
 		fprintf(stderr, "osprof: syscall: cannot read histograms: %s\n", strerror(-rc));
 		return rc;
 	}
-	/* Runs the kernel skipped because the program was already running on
-	 * that CPU: their calls are not counted. */
-	__u64 misses = 0;
-	struct bpf_program *progs[] = {st->skel->progs.sys_enter_btf, st->skel->progs.sys_enter_raw,
-	                               st->skel->progs.sys_exit_btf, st->skel->progs.sys_exit_raw};
-	for (size_t i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-		memset(&info, 0, sizeof(info));
-		int fd = bpf_program__fd(progs[i]);
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			misses += info.recursion_misses;
-	}
-	osp_meta_add_u64(s->set, "lost_events", misses - st->prev_misses);
-	if (reset)
-		st->prev_misses = misses;
-	return osp_bpf_read_stats(s, bpf_map__fd(st->skel->maps.osp_stats),
-	                          reset ? &st->prev_stats : NULL);
+	return osp_bpf_read_stats(s, st->skel->obj, reset ? &st->prev_stats : NULL);
 }
 
 static int sys_list(FILE *out, int verbose)
@@ -580,6 +470,7 @@ static int sys_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_syscall = {
     .name = "syscall",
+    .by = "pid,tid,comm,fs",
     .summary = "system calls by name, latency sys_enter -> sys_exit (eBPF)",
     .needs_root = 1,
     .list = sys_list,

@@ -360,6 +360,7 @@ static int user_list(FILE *out, int verbose)
 
 const struct osp_layer osp_layer_user = {
     .name = "user",
+    .by = "pid,tid,comm",
     .summary = "libc file, directory and process calls via LD_PRELOAD (no root)",
     .needs_root = 0,
     .list = user_list,

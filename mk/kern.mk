@@ -14,7 +14,7 @@ $(SYSCALL_NAMES): mk/kern.mk
 $(BUILD)/obj/collect/syscall.o: $(SYSCALL_NAMES)
 
 FLOOR := $(BUILD)/bench/osp_floor
-$(FLOOR): bench/osp_floor.c $(BUILD)/gen/osp_floor.skel.h
+$(FLOOR): bench/osp_floor.c $(BUILD)/gen/osp_floor.skel.h $(BUILD)/gen/osp_timed.skel.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lbpf -lelf -lz
 

@@ -31,15 +31,6 @@ void osp_json_profile_key(FILE *out, const struct osp_profile *p)
 	fputc('}', out);
 }
 
-static void json_kv(FILE *out, const char *k, const char *v)
-{
-	fputs(",\"", out);
-	osp_json_string(out, k);
-	fputs("\":\"", out);
-	osp_json_string(out, v);
-	fputc('"', out);
-}
-
 static void json_buckets(FILE *out, const struct osp_hist *h, const uint64_t *b)
 {
 	int first = 1;
@@ -63,13 +54,8 @@ void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts 
 	for (size_t i = 0; i < n; i++) {
 		const struct osp_profile *p = s->profiles[i];
 		const struct osp_hist *h = &p->hist;
-		fputs("{\"layer\":\"", out);
-		osp_json_string(out, p->layer);
-		fputs("\",\"op\":\"", out);
-		osp_json_string(out, p->op);
-		fputc('"', out);
-		for (unsigned d = 0; d < p->ndims; d++)
-			json_kv(out, p->dims[d].name, p->dims[d].value);
+		fputc('{', out);
+		osp_json_profile_key(out, p);
 		fprintf(out,
 		        ",\"unit\":\"%s\",\"r\":%u,\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
 		        ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,

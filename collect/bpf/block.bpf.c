@@ -13,6 +13,8 @@ char LICENSE[] SEC("license") = "GPL";
 struct rq_state {
 	__u64 insert_ns; /* 0: issued without an insert */
 	__u64 issue_ns;
+	__u32 dev;  /* major << 20 | minor, read once at issue */
+	__u32 type; /* KL_BLK_* */
 };
 
 /* LRU: a request whose completion was missed (attached mid-flight, or a
@@ -27,39 +29,46 @@ struct {
 
 OSP_HIST_MAP(blk_hist, OSP_HIST_ENTRIES);
 
-static __always_inline void rq_add(struct request *rq, __u32 what, __u64 now, __u64 v)
+/* Device and request type of rq, read once per request at issue (four
+ * kernel reads: the device cannot change while the request is in flight). */
+static __always_inline void rq_describe(struct request *rq, struct rq_state *st)
 {
-	struct osp_hkey k = {.op = what, .slice = osp_slice(now)};
 	struct gendisk *disk = BPF_CORE_READ(rq, q, disk);
 	__u32 major = BPF_CORE_READ(disk, major), minor = BPF_CORE_READ(disk, first_minor);
 	__u32 op = BPF_CORE_READ(rq, cmd_flags) & 0xff; /* REQ_OP_MASK */
-	k.dim[0] = major << 20 | minor;
+	st->dev = major << 20 | minor;
 	switch (op) {
 	case 0: /* REQ_OP_READ */
-		k.aux = KL_BLK_READ;
+		st->type = KL_BLK_READ;
 		break;
 	case 1: /* REQ_OP_WRITE */
-		k.aux = KL_BLK_WRITE;
+		st->type = KL_BLK_WRITE;
 		break;
 	case 2: /* REQ_OP_FLUSH */
-		k.aux = KL_BLK_FLUSH;
+		st->type = KL_BLK_FLUSH;
 		break;
 	case 3: /* REQ_OP_DISCARD */
 	case 5: /* REQ_OP_SECURE_ERASE */
-		k.aux = KL_BLK_DISCARD;
+		st->type = KL_BLK_DISCARD;
 		break;
 	default:
-		k.aux = KL_BLK_OTHER;
+		st->type = KL_BLK_OTHER;
 	}
+}
+
+static __always_inline void rq_add(const struct rq_state *st, __u32 what, __u64 now, __u64 v)
+{
+	struct osp_hkey k = {.op = what, .slice = osp_slice(now), .aux = st->type};
+	k.dim[0] = st->dev;
 	osp_hist_add(&blk_hist, &k, v);
 }
 
 static __always_inline int blk_insert(void *ctx, struct request *rq)
 {
 	__u64 key = (__u64)rq;
-	struct rq_state st = {.insert_ns = bpf_ktime_get_ns()};
 	if (!osp_target() && !bpf_map_lookup_elem(&blk_rqs, &key))
 		return 0;
+	struct rq_state st = {.insert_ns = bpf_ktime_get_ns()};
 	if (bpf_map_update_elem(&blk_rqs, &key, &st, BPF_ANY))
 		osp_stat_inc(OSP_STAT_LOST);
 	return 0;
@@ -84,11 +93,13 @@ static __always_inline int blk_issue(void *ctx, struct request *rq)
 	if (st) {
 		/* inserted earlier (possibly by a target task, in any context) */
 		st->issue_ns = now;
-		rq_add(rq, KL_BLK_QUEUE, now, now - st->insert_ns);
+		rq_describe(rq, st);
+		rq_add(st, KL_BLK_QUEUE, now, now - st->insert_ns);
 	} else {
 		if (!osp_target())
 			return 0;
 		struct rq_state nst = {.issue_ns = now};
+		rq_describe(rq, &nst);
 		if (bpf_map_update_elem(&blk_rqs, &key, &nst, BPF_ANY)) {
 			osp_stat_inc(OSP_STAT_LOST);
 			return 0;
@@ -97,9 +108,10 @@ static __always_inline int blk_issue(void *ctx, struct request *rq)
 		 * (start_time_ns, 0 when the queue keeps no I/O statistics). */
 		__u64 t0 = BPF_CORE_READ(rq, start_time_ns);
 		if (t0 && t0 <= now)
-			rq_add(rq, KL_BLK_QUEUE, now, now - t0);
+			rq_add(&nst, KL_BLK_QUEUE, now, now - t0);
+		st = &nst;
 	}
-	rq_add(rq, KL_BLK_SIZE, now, BPF_CORE_READ(rq, __data_len));
+	rq_add(st, KL_BLK_SIZE, now, BPF_CORE_READ(rq, __data_len));
 	return 0;
 }
 
@@ -122,13 +134,13 @@ static __always_inline int blk_complete(void *ctx, struct request *rq, blk_statu
 	struct rq_state *st = bpf_map_lookup_elem(&blk_rqs, &key);
 	if (!st)
 		return 0; /* not ours, or started before we attached */
-	__u64 issued = st->issue_ns;
+	struct rq_state done = *st;
 	bpf_map_delete_elem(&blk_rqs, &key);
-	if (!issued) {
+	if (!done.issue_ns) {
 		osp_stat_inc(OSP_STAT_UNPAIRED);
 		return 0;
 	}
-	rq_add(rq, KL_BLK_DEVICE, now, now - issued);
+	rq_add(&done, KL_BLK_DEVICE, now, now - done.issue_ns);
 	return 0;
 }
 

@@ -16,10 +16,85 @@ static __always_inline void kl_by_current(struct osp_hkey *k, __u64 pid_tgid)
 		bpf_get_current_comm(&k->dim, sizeof(k->dim));
 }
 
-/* Per-thread stack of open starts in task storage (no hash lookups): an end
- * matches the innermost open start of its pair. Starts nested deeper than
- * KL_DEPTH are counted (over) and their ends reported lost rather than
+/* Pushes an open start of pair id on a thread's stack. Starts nested deeper
+ * than KL_DEPTH are counted (over) and their ends reported lost rather than
  * timed against the wrong start. */
+static __always_inline void kl_stack_push(struct kl_tstack *t, __u32 id, __u32 tid, __u64 now)
+{
+	__u32 n = t->n;
+	if (n >= KL_DEPTH) {
+		t->over++;
+		return;
+	}
+	t->e[n & (KL_DEPTH - 1)].id = id;
+	t->e[n & (KL_DEPTH - 1)].pseq = osp_preempt_seq(tid);
+	t->e[n & (KL_DEPTH - 1)].ts = now;
+	t->n = n + 1;
+}
+
+/* Pops the innermost open start of pair id into *t0 and *seq: 0, or -1 after
+ * counting the end as lost or unpaired. */
+static __always_inline int kl_stack_pop(struct kl_tstack *t, __u32 id, __u64 *t0, __u32 *seq)
+{
+	if (t->over) {
+		/* properly nested, the innermost open start is one not kept */
+		t->over--;
+		osp_stat_inc(OSP_STAT_LOST);
+		return -1;
+	}
+	__u32 n = t->n, found = KL_DEPTH;
+	for (int i = KL_DEPTH - 1; i >= 0; i--)
+		if ((__u32)i < n && found == KL_DEPTH && t->e[i].id == id)
+			found = (__u32)i;
+	if (found == KL_DEPTH) {
+		osp_stat_inc(OSP_STAT_UNPAIRED);
+		return -1;
+	}
+	*t0 = t->e[found & (KL_DEPTH - 1)].ts;
+	*seq = t->e[found & (KL_DEPTH - 1)].pseq;
+	/* close the gap: entries above the match move down one */
+	for (int i = 0; i < KL_DEPTH - 1; i++)
+		if ((__u32)i >= found && (__u32)i + 1 < n)
+			t->e[i] = t->e[i + 1];
+	t->n = n - 1;
+	return 0;
+}
+
+/* Adds duration d of pair id, started when the thread's preemption count was
+ * seq, to `hist` with the --by dims and slice of the end time `now`. */
+static __always_inline void kl_record(void *hist, __u32 id, __u64 pid_tgid, __u32 seq, __u64 now,
+                                      __u64 d)
+{
+	struct osp_hkey hk = {.op = id, .slice = osp_slice(now)};
+	kl_by_current(&hk, pid_tgid);
+	if (osp_cfg.split_preempt && osp_preempt_seq((__u32)pid_tgid) != seq)
+		hk.flags = OSP_HK_PREEMPTED;
+	osp_hist_add(hist, &hk, d);
+}
+
+/* The stack of open starts of thread tid in an array of KL_PAIR_SLOTS (slot
+ * tid & tid_mask): inlined lookups, no helper call. A slot last used by
+ * another thread (an exited one whose tid was reused, or a colliding tid) is
+ * taken over for a start; for an end, it is not this thread's. */
+static __always_inline struct kl_tstack *kl_slot_stack(void *slots, __u32 tid, int start)
+{
+	__u32 slot = tid & osp_cfg.tid_mask;
+	struct kl_tstack *t = bpf_map_lookup_elem(slots, &slot);
+	if (!t)
+		return NULL;
+	if (t->tid != tid) {
+		if (!start)
+			return NULL;
+		t->tid = tid;
+		t->n = 0;
+		t->over = 0;
+	}
+	return t;
+}
+
+/* Start and end of pair k->id with the stack in task storage, which the
+ * kernel frees with the task: for probes whose ends may never come (a
+ * uretprobe of a function the thread leaves by exit or longjmp). */
 static __always_inline void kl_pair_start(void *starts, struct kl_pair_key *k, __u64 now)
 {
 	struct kl_tstack *t = bpf_task_storage_get(starts, bpf_get_current_task_btf(), 0,
@@ -28,54 +103,31 @@ static __always_inline void kl_pair_start(void *starts, struct kl_pair_key *k, _
 		osp_stat_inc(OSP_STAT_LOST);
 		return;
 	}
-	__u32 n = t->n;
-	if (n >= KL_DEPTH) {
-		t->over++;
-		return;
-	}
-	t->e[n & (KL_DEPTH - 1)].id = k->id;
-	t->e[n & (KL_DEPTH - 1)].pseq = osp_preempt_seq(k->tid);
-	t->e[n & (KL_DEPTH - 1)].ts = now;
-	t->n = n + 1;
+	kl_stack_push(t, k->id, k->tid, now);
 }
 
-/* Ends the innermost open start of pair k->id: adds the duration to op
- * k->id of `hist` (flagged preempted when the thread was preempted
- * meanwhile). */
 static __always_inline void kl_pair_end(void *starts, void *hist, struct kl_pair_key *k, __u64 now)
 {
 	struct kl_tstack *t = bpf_task_storage_get(starts, bpf_get_current_task_btf(), 0, 0);
+	__u64 t0;
+	__u32 seq;
 	if (!t) {
 		osp_stat_inc(OSP_STAT_UNPAIRED);
 		return;
 	}
-	if (t->over) {
-		/* properly nested, the innermost open start is one not kept */
-		t->over--;
-		osp_stat_inc(OSP_STAT_LOST);
-		return;
-	}
-	__u32 n = t->n, found = KL_DEPTH;
-	for (int i = KL_DEPTH - 1; i >= 0; i--)
-		if ((__u32)i < n && found == KL_DEPTH && t->e[i].id == k->id)
-			found = (__u32)i;
-	if (found == KL_DEPTH) {
-		osp_stat_inc(OSP_STAT_UNPAIRED);
-		return;
-	}
-	__u64 t0 = t->e[found & (KL_DEPTH - 1)].ts;
-	__u32 seq = t->e[found & (KL_DEPTH - 1)].pseq;
-	/* close the gap: entries above the match move down one */
-	for (int i = 0; i < KL_DEPTH - 1; i++)
-		if ((__u32)i >= found && (__u32)i + 1 < n)
-			t->e[i] = t->e[i + 1];
-	t->n = n - 1;
-	struct osp_hkey hk = {.op = k->id, .slice = osp_slice(now)};
-	kl_by_current(&hk, bpf_get_current_pid_tgid());
-	if (osp_cfg.split_preempt && osp_preempt_seq(k->tid) != seq)
-		hk.flags = OSP_HK_PREEMPTED;
-	osp_hist_add(hist, &hk, now - t0);
+	if (!kl_stack_pop(t, k->id, &t0, &seq))
+		kl_record(hist, k->id, bpf_get_current_pid_tgid(), seq, now, now - t0);
 }
+
+/* An array of per-thread stacks for kl_slot_stack(), sized by user space to
+ * osp_bpf_thread_slots(). */
+#define KL_PAIR_SLOTS(name)                                                                        \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                                  \
+		__type(key, __u32);                                                                \
+		__type(value, struct kl_tstack);                                                   \
+		__uint(max_entries, 1);                                                            \
+	} name SEC(".maps")
 
 #define KL_PAIR_STARTS(name)                                                                       \
 	struct {                                                                                   \

@@ -26,6 +26,8 @@ struct kl_tstack {
 	} e[KL_DEPTH];
 	__u32 n;    /* open starts kept */
 	__u32 over; /* open starts beyond KL_DEPTH, not kept */
+	__u32 tid;  /* owner of a KL_PAIR_SLOTS slot */
+	__u32 pad;
 };
 
 /* fs/uprobe attach cookie: pair id in the low 31 bits, bit 31 = end side. */

@@ -9,16 +9,20 @@
 char LICENSE[] SEC("license") = "GPL";
 
 struct wait {
-	__u64 ts;
+	__u64 ts; /* 0: no contention in flight */
 	__u32 flags;
 	__s32 stack_id;
+	__u32 tid; /* owner of the slot */
+	__u32 pad;
 };
 
-/* tid -> the contention in flight. A mutex may spin, then sleep, each with
- * its own contention_begin: the second begin keeps the first start. */
+/* The contention in flight per thread, slot tid & tid_mask (inlined lookups;
+ * a hash update and delete per contention cost more than the rest). A mutex
+ * may spin, then sleep, each with its own contention_begin: the second begin
+ * keeps the first start. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct wait);
 } lock_waits SEC(".maps");
@@ -37,17 +41,19 @@ static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
 	__u64 id = bpf_get_current_pid_tgid();
 	if (!osp_target_pid(id))
 		return 0;
-	__u32 tid = (__u32)id;
-	if (bpf_map_lookup_elem(&lock_waits, &tid))
+	__u32 tid = (__u32)id, slot = tid & osp_cfg.tid_mask;
+	struct wait *w = bpf_map_lookup_elem(&lock_waits, &slot);
+	if (!w || (w->tid == tid && w->ts))
 		return 0;
-	struct wait w = {.ts = bpf_ktime_get_ns(), .flags = flags, .stack_id = -1};
+	w->tid = tid;
+	w->flags = flags;
+	w->stack_id = -1;
 	if (osp_cfg.by == KL_BY_CALLER) {
-		w.stack_id = bpf_get_stackid(ctx, &lock_stacks, 0);
-		if (w.stack_id < 0)
+		w->stack_id = bpf_get_stackid(ctx, &lock_stacks, 0);
+		if (w->stack_id < 0)
 			osp_stat_inc(OSP_STAT_LOST);
 	}
-	if (bpf_map_update_elem(&lock_waits, &tid, &w, BPF_ANY))
-		osp_stat_inc(OSP_STAT_LOST);
+	w->ts = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -65,12 +71,13 @@ int BPF_PROG(lock_begin_raw, void *lock, unsigned int flags)
 
 static __always_inline int lock_end(void *ctx, void *lock, int ret)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct wait *w = bpf_map_lookup_elem(&lock_waits, &tid);
-	if (!w) {
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, slot = tid & osp_cfg.tid_mask;
+	struct wait *w = bpf_map_lookup_elem(&lock_waits, &slot);
+	if (!w || w->tid != tid || !w->ts) {
 		/* contention_end also fires for waits that never began as
 		 * contended in a target; only targets count as unpaired */
-		if (osp_target())
+		if (osp_target_pid(id))
 			osp_stat_inc(OSP_STAT_UNPAIRED);
 		return 0;
 	}
@@ -79,9 +86,9 @@ static __always_inline int lock_end(void *ctx, void *lock, int ret)
 	if (osp_cfg.by == KL_BY_CALLER)
 		k.dim[0] = w->stack_id + 1;
 	else
-		kl_by_current(&k, bpf_get_current_pid_tgid());
+		kl_by_current(&k, id);
 	__u64 delta = now - w->ts;
-	bpf_map_delete_elem(&lock_waits, &tid);
+	w->ts = 0;
 	osp_hist_add(&lock_hist, &k, delta);
 	return 0;
 }

@@ -21,9 +21,11 @@ enum osp_filter_mode {
 /* Configuration every object carries in .rodata as `osp_cfg`; set by
  * osp_bpf_cfg_fill() before load, so the verifier prunes unused branches. */
 struct osp_bpf_cfg {
-	__u32 filter;        /* enum osp_filter_mode */
-	__u32 r;             /* resolution: 1, 2, 4, 8 or 16 */
-	__u32 pid_mask;      /* osp_follow / per-task arrays have pid_mask + 1 slots */
+	__u32 filter;   /* enum osp_filter_mode */
+	__u32 r;        /* resolution: 1, 2, 4, 8 or 16 */
+	__u32 pid_mask; /* osp_follow has pid_mask + 1 slots */
+	__u32 tid_mask; /* per-thread state arrays have tid_mask + 1 slots */
+	__u32 pad;
 	__u32 self_tgid;     /* osprof's own process, never profiled */
 	__u64 start_ns;      /* bpf_ktime_get_ns() origin of slice indices */
 	__u64 slice_ns;      /* 0: no time slices */

@@ -43,7 +43,7 @@ static __always_inline void on_switch(bool preempt, unsigned int prev_state)
 	__u64 pid_tgid = bpf_get_current_pid_tgid(); /* current is prev here */
 	if (!osp_target_pid(pid_tgid))
 		return;
-	__u32 tid = (__u32)pid_tgid, slot = tid & osp_cfg.pid_mask;
+	__u32 tid = (__u32)pid_tgid, slot = tid & osp_cfg.tid_mask;
 	__u64 *v = bpf_map_lookup_elem(&osp_pseq, &slot);
 	if (!v)
 		return;

@@ -31,7 +31,7 @@ struct {
 	__uint(max_entries, 1);
 } osp_follow SEC(".maps");
 
-/* Involuntary context switches per thread: slot (tid & pid_mask) holds
+/* Involuntary context switches per thread: slot (tid & tid_mask) holds
  * (tid << 32) | count. Maintained by osp_common's sched_switch program when
  * --split preempt is on. */
 struct {
@@ -145,7 +145,7 @@ static __always_inline __u32 osp_preempt_seq(__u32 tid)
 {
 	if (!osp_cfg.split_preempt)
 		return 0;
-	__u32 slot = tid & osp_cfg.pid_mask;
+	__u32 slot = tid & osp_cfg.tid_mask;
 	__u64 *v = bpf_map_lookup_elem(&osp_pseq, &slot);
 	if (!v || (__u32)(*v >> 32) != tid)
 		return 0;
@@ -156,6 +156,52 @@ static __always_inline void osp_hval_add(struct osp_hval *h, __u64 v)
 {
 	__sync_fetch_and_add(&h->count, 1);
 	__sync_fetch_and_add(&h->sum, v);
+}
+
+/* Plain profiles (no --by, -i or --split): a per-CPU array indexed by
+ * op * nbuckets + bucket and a per-op min/max array (value.count = max,
+ * value.sum = ~min), sized by user space (collect/bpf_fast.c). Array lookups
+ * are inlined by the verifier, where a hash lookup is a helper call that
+ * hashes a 40-byte key: the plain profile is the common case and the hot one. */
+#define OSP_FAST_MAPS(hist, minmax)                                                                \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                                           \
+		__type(key, __u32);                                                                \
+		__type(value, struct osp_hval);                                                    \
+		__uint(max_entries, 1);                                                            \
+	} hist SEC(".maps");                                                                       \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);                                           \
+		__type(key, __u32);                                                                \
+		__type(value, struct osp_hval);                                                    \
+		__uint(max_entries, 1);                                                            \
+	} minmax SEC(".maps")
+
+/* 1 when the object records plain profiles only (OSP_FAST_MAPS). */
+static __always_inline int osp_plain(void)
+{
+	return !osp_cfg.by && !osp_cfg.slice_ns && !osp_cfg.split_preempt;
+}
+
+/* Adds sample v to op's plain profile. Plain adds, no atomics: only one
+ * program of the object writes these maps, and the kernel never runs a
+ * program on a CPU where it is already running (it skips the run and counts
+ * a recursion miss, which user space reports as lost). */
+static __always_inline void osp_fast_add(void *hist, void *minmax, __u32 op, __u64 v)
+{
+	__u32 idx = op * (osp_cfg.r * OSP_BPF_LOG_SPAN + 2) + osp_bucket(v);
+	struct osp_hval *h = bpf_map_lookup_elem(hist, &idx);
+	if (h) {
+		h->count++;
+		h->sum += v;
+	}
+	h = bpf_map_lookup_elem(minmax, &op);
+	if (h) {
+		if (v > h->count)
+			h->count = v;
+		if (~v > h->sum)
+			h->sum = ~v;
+	}
 }
 
 /* Adds one sample v to the histogram of key k (op, flags, slice, aux, dim

@@ -12,8 +12,8 @@ char LICENSE[] SEC("license") = "GPL";
 
 const volatile struct osp_sys_opts sys_opts = {};
 
-/* In-flight calls, one slot per thread: slot tid & pid_mask (sized by user
- * space like osp_follow, so live threads never collide). */
+/* In-flight calls, one slot per thread: slot tid & tid_mask (sized by user
+ * space, osp_bpf_thread_slots()); the slot holds its owner's tid. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
@@ -21,21 +21,7 @@ struct {
 	__uint(max_entries, 1);
 } sys_inflight SEC(".maps");
 
-/* Fast path: entry nr * nbuckets + bucket. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct osp_hval);
-	__uint(max_entries, 1);
-} sys_fast SEC(".maps");
-
-/* Fast path min/max per syscall: count = max, sum = ~min. */
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__type(key, __u32);
-	__type(value, struct osp_hval);
-	__uint(max_entries, OSP_SYS_MAX);
-} sys_minmax SEC(".maps");
+OSP_FAST_MAPS(sys_fast, sys_minmax);
 
 OSP_HIST_MAP(sys_hists, OSP_HIST_ENTRIES);
 
@@ -48,7 +34,7 @@ struct {
 
 static __always_inline int fast(void)
 {
-	return !osp_cfg.by && !osp_cfg.slice_ns && !osp_cfg.split_preempt && !sys_opts.corr;
+	return osp_plain() && !sys_opts.corr;
 }
 
 static __always_inline struct file *fd_file(struct task_struct *task, long fd)
@@ -125,7 +111,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id)
 	if ((__u64)id >= OSP_SYS_MAX ||
 	    (sys_opts.flags[id & (OSP_SYS_MAX - 1)] & OSP_SYSF_NORETURN))
 		return;
-	__u32 slot = (__u32)pid_tgid & osp_cfg.pid_mask;
+	__u32 slot = (__u32)pid_tgid & osp_cfg.tid_mask;
 	struct osp_sys_inflight *e = bpf_map_lookup_elem(&sys_inflight, &slot);
 	if (!e)
 		return;
@@ -159,12 +145,14 @@ static __always_inline void add_corr(struct osp_sys_inflight *e, __u32 nr, __u32
 
 static __always_inline void on_exit(struct pt_regs *regs, long ret)
 {
-	__u64 now = bpf_ktime_get_ns();
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)pid_tgid, slot = tid & osp_cfg.pid_mask;
+	__u32 tid = (__u32)pid_tgid, slot = tid & osp_cfg.tid_mask;
 	struct osp_sys_inflight *e = bpf_map_lookup_elem(&sys_inflight, &slot);
 	if (!e)
 		return;
+	/* The clock is read only for our own calls: every other thread of the
+	 * system also runs this program, and the clock read is its dearest
+	 * part. The two inlined loads before it add a few ns to the latency. */
 	__u64 start = e->start;
 	if (!start || e->tid != tid) {
 		if (!osp_target_pid(pid_tgid))
@@ -181,26 +169,11 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 	e->start = 0;
 	if (start == OSP_SYS_SKIP)
 		return;
+	__u64 now = bpf_ktime_get_ns();
 	__u32 nr = e->nr & (OSP_SYS_MAX - 1);
 	__u64 d = now - start;
-	__u32 b = osp_bucket(d);
 	if (fast()) {
-		__u32 idx = nr * (osp_cfg.r * OSP_BPF_LOG_SPAN + 2) + b;
-		struct osp_hval *h = bpf_map_lookup_elem(&sys_fast, &idx);
-		/* Plain adds: only this program writes sys_fast, and the kernel never
-		 * runs a program on a CPU where it is already running (a skipped run
-		 * is a recursion miss, read into lost_events by user space). */
-		if (h) {
-			h->count++;
-			h->sum += d;
-		}
-		h = bpf_map_lookup_elem(&sys_minmax, &nr);
-		if (h) {
-			if (d > h->count)
-				h->count = d;
-			if (~d > h->sum)
-				h->sum = ~d;
-		}
+		osp_fast_add(&sys_fast, &sys_minmax, nr, d);
 		return;
 	}
 	__u32 slice = osp_slice(now);
@@ -209,7 +182,7 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 		k.flags = OSP_HK_PREEMPTED;
 	osp_hist_add(&sys_hists, &k, d);
 	if (sys_opts.corr && nr == sys_opts.corr_nr)
-		add_corr(e, nr, b, ret, slice);
+		add_corr(e, nr, osp_bucket(d), ret, slice);
 }
 
 SEC("tp_btf/sys_enter")

@@ -41,7 +41,7 @@ struct osp_sys_opts {
 	__u8 flags[OSP_SYS_MAX];                              /* OSP_SYSF_* per syscall number */
 };
 
-/* In-flight call of a thread (array slot tid & pid_mask). start ==
+/* In-flight call of a thread (array slot tid & tid_mask). start ==
  * OSP_SYS_SKIP: ignore the next exit (run's held child is blocked in the
  * read that releases it when profiling starts). */
 #define OSP_SYS_SKIP (~0ull)

@@ -17,5 +17,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 100; i++)
 		osp_profile_add(s, slow, 1000000, 0);
 	char err[256];
-	return osp_set_save(s, argv[1], err, sizeof(err)) ? 1 : 0;
+	int rc = osp_set_save(s, argv[1], err, sizeof(err)) ? 1 : 0;
+	osp_set_free(s);
+	return rc;
 }

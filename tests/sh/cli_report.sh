@@ -22,7 +22,7 @@ for r in rows:
     assert sum(b["count"] for b in r["buckets"]) == r["count"]
     for k in ("layer", "op", "count", "total_ns", "min_ns", "max_ns", "buckets", "p99_ns"):
         assert k in r, k
-assert by["fast"]["pid"] == "7" and by["fast"]["comm"] == "demo app", by["fast"]
+assert by["fast"]["dims"] == {"pid": "7", "comm": "demo app"}, by["fast"]
 assert by["fast"]["buckets"][0] == {"index": 8, "lo_ns": 128, "hi_ns": 255, "count": 1000}
 PY
 

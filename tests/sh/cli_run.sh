@@ -20,4 +20,9 @@ echo "$err" | grep -q "unknown layer 'nosuch'" || fail "bad layer message: $err"
 "$OSPROF" run 2>/dev/null
 expect_eq "no command exit" "$?" "2"
 "$OSPROF" run --help | grep -q "usage: osprof run" || fail "--help"
+# --by that no chosen layer splits by is a usage error naming who does.
+err=$("$OSPROF" run -l user --by caller -o "$TMP/by.osp" -- true 2>&1)
+expect_eq "--by caller with -l user: exit" "$?" "2"
+echo "$err" | grep -q "none of the layers user splits by caller (lock does)" || fail "--by message: $err"
+[ ! -e "$TMP/by.osp" ] || fail "a profile was written despite the usage error"
 exit 0

@@ -28,6 +28,6 @@ fi
 grep -q "^  --func   unavailable here: fentry/fexit refused" "$TMP/list" ||
 	fail "list fs does not say --func is unavailable: $(grep -- --func "$TMP/list")"
 "$OSPROF" run -l fs --func no_such_function_xyz -- true 2>"$TMP/err2"
-[ $? -ne 0 ] || fail "unknown symbol accepted"
+expect_eq "unknown symbol: usage error" $? 2
 grep -q "no_such_function_xyz: no kernel function" "$TMP/err2" || fail "unknown symbol message: $(cat "$TMP/err2")"
 exit 0

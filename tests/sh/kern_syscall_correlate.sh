@@ -46,7 +46,7 @@ expect_eq "EBADF samples" "$(sum_buckets "$TMP/e.osp" "syscall read corr=errno p
 
 # Bad values are usage errors naming the flag.
 "$OSPROF" run -l syscall --correlate nosuchcall:errno --peaks 1-2 -o "$TMP/x.osp" -- true 2>"$TMP/err"
-[ $? -ne 0 ] && grep -q -- '--correlate' "$TMP/err" || fail "bad --correlate accepted"
+[ $? -eq 2 ] && grep -q -- '--correlate' "$TMP/err" || fail "bad --correlate: not a usage error (exit 2)"
 "$OSPROF" run -l syscall --correlate read:errno --peaks 9-3 -o "$TMP/x.osp" -- true 2>"$TMP/err"
-[ $? -ne 0 ] && grep -q -- '--peaks' "$TMP/err" || fail "bad --peaks accepted"
+[ $? -eq 2 ] && grep -q -- '--peaks' "$TMP/err" || fail "bad --peaks: not a usage error (exit 2)"
 echo ok

@@ -39,7 +39,7 @@ tp=$(kl_total "$TMP/u3.osp" uprobe kl_target "bin=kl_ufunc;state=preempted")
 [ "$main" -eq 0 ] || [ $((tp / pre)) -gt $((tm / main)) ] ||
 	fail "preempted calls are not slower: mean $((tp / pre)) vs $((tm / main)) ns"
 "$OSPROF" run -l uprobe --uprobe "$B:no_such_fn" -- true 2>"$TMP/err"
-[ $? -ne 0 ] || fail "missing symbol accepted"
+expect_eq "missing symbol: usage error" $? 2
 grep -q -- "--uprobe $B:no_such_fn: no function no_such_fn" "$TMP/err" || fail "message: $(cat "$TMP/err")"
 "$OSPROF" run -l uprobe -- true 2>"$TMP/err"
 [ $? -ne 0 ] || fail "-l uprobe without --uprobe accepted"

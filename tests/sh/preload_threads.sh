@@ -6,7 +6,7 @@ N=100
 "$OSPROF" run -l user --by tid -o "$TMP/p.osp" -- "$OPS_N" $N "$WORK" --threads 4 || fail "osprof run exited $?"
 check_counts "$TMP/p.osp" $N 4 pthread_create=4
 "$OSPROF" report --json "$TMP/p.osp" >"$TMP/j"
-expect_eq "tids doing reads" "$(python3 -c 'import json,sys; print(len({json.loads(l)["tid"] for l in open(sys.argv[1]) if json.loads(l)["op"] == "read"}))' "$TMP/j")" 4
+expect_eq "tids doing reads" "$(python3 -c 'import json,sys; print(len({json.loads(l)["dims"]["tid"] for l in open(sys.argv[1]) if json.loads(l)["op"] == "read"}))' "$TMP/j")" 4
 # More threads than slots: 15 of 16 threads share the last slot (atomic
 # updates), still exact; their tid shows as "shared".
 OSPROF_PRELOAD_SLOTS=3 "$OSPROF" run -l user --by tid -o "$TMP/q.osp" -- "$OPS_N" $N "$WORK" --threads 16 ||
