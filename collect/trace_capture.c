@@ -173,11 +173,7 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 		c->ncpu = 1;
 	size_t wake = rb_bytes / 4 / (size_t)c->ncpu;
 	k->rodata->wake_bytes = wake > 4096 ? wake : 4096;
-	__u32 slots = osp_bpf_pid_slots();
-	if (slots > OSP_TRACE_SLOTS_MAX)
-		slots = OSP_TRACE_SLOTS_MAX;
-	bpf_map__set_max_entries(k->maps.trace_inflight, slots);
-	k->rodata->slot_mask = slots - 1;
+	bpf_map__set_max_entries(k->maps.trace_inflight, osp_bpf_thread_slots());
 	struct bpf_program *pairs[][2] = {
 	    {k->progs.trace_enter_btf, k->progs.trace_enter_raw},
 	    {k->progs.trace_exit_btf, k->progs.trace_exit_raw},
@@ -281,7 +277,9 @@ uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c)
 	int ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0 || !c->k)
 		return 0;
-	__u64 *v = calloc((size_t)ncpu, sizeof(__u64)), sum = 0;
+	/* A run the kernel skipped (the program already running on that CPU,
+	 * e.g. a block completion interrupting one) is an event lost too. */
+	__u64 *v = calloc((size_t)ncpu, sizeof(__u64)), sum = osp_bpf_obj_misses(c->k->obj);
 	__u32 key = OSP_STAT_LOST;
 	if (v && !bpf_map__lookup_elem(c->k->maps.osp_stats, &key, sizeof(key), v,
 	                               sizeof(__u64) * (size_t)ncpu, 0))

@@ -24,12 +24,11 @@ struct {
 	__uint(max_entries, 32 << 20);
 } trace_rb SEC(".maps");
 
-/* A system call in flight: slot tid & slot_mask. An array, not task
- * storage: its lookup is inlined by the verifier, so the exit of a call we
- * do not record costs no helper call. User space sizes it like osp_follow
- * (one slot per pid: live threads never share one) but to at most
- * OSP_TRACE_SLOTS_MAX slots, so that a pid_max of 4M does not pin hundreds
- * of MiB; two threads in flight in one slot then cost one counted drop. */
+/* A system call in flight: slot tid & tid_mask (osp_bpf_thread_slots(),
+ * docs/bpf-infra.md). An array, not task storage: its lookup is inlined by
+ * the verifier, so the exit of a call we do not record costs no helper
+ * call. Two threads in flight in one slot (tids equal modulo its size, only
+ * with a large pid_max) cost one counted drop. */
 struct pending {
 	__u64 ts, off, size, arg, ino;
 	__u32 dev;
@@ -38,8 +37,6 @@ struct pending {
 	__u8 flags;   /* OSP_SC_* of the call */
 	__u8 pad[13]; /* 64 bytes: one cache line per slot */
 };
-const volatile __u32 slot_mask = 0;
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
@@ -249,7 +246,7 @@ static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf
 	__u64 pt = cur_pid_tgid(t, btf);
 	if (!osp_target_pid(pt))
 		return 0;
-	__u32 tid = (__u32)pt, slot = tid & slot_mask;
+	__u32 tid = (__u32)pt, slot = tid & osp_cfg.tid_mask;
 	struct pending *p = bpf_map_lookup_elem(&trace_inflight, &slot);
 	if (!p)
 		return 0;
@@ -296,7 +293,7 @@ static __always_inline int on_exit(struct pt_regs *regs, long ret, const int btf
 	if (btf)
 		t = bpf_get_current_task_btf();
 	__u64 pt = cur_pid_tgid(t, btf);
-	__u32 tid = (__u32)pt, slot = tid & slot_mask;
+	__u32 tid = (__u32)pt, slot = tid & osp_cfg.tid_mask;
 	struct pending *p = bpf_map_lookup_elem(&trace_inflight, &slot);
 	if (!p || p->tid != tid)
 		return 0; /* not a call we saw enter */

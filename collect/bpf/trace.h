@@ -41,9 +41,6 @@ struct osp_trace_sc {
 
 #define OSP_TRACE_NR_SYSCALLS 512
 
-/* Most in-flight slots (trace.bpf.c): 64 Ki threads, 4 MiB. */
-#define OSP_TRACE_SLOTS_MAX (1u << 16)
-
 /* --layers bits */
 #define OSP_TRACE_L_FS    1u
 #define OSP_TRACE_L_BLOCK 2u
