@@ -48,6 +48,15 @@ make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/osprof" >/dev/null
 TMP=$(mktemp -d /tmp/osprof-bench-trace.XXXXXX)
 IMG="" LOOP="" CG=""
 cleanup() {
+	# Interrupted mid-run: end the workload we started (it holds the mount).
+	if [ -n "$CG" ] && [ -d "$CG" ]; then
+		for _ in $(seq 50); do
+			pids=$(cat "$CG/cgroup.procs" 2>/dev/null)
+			[ -z "$pids" ] && break
+			kill $pids 2>/dev/null
+			sleep 0.1
+		done
+	fi
 	if [ -n "$LOOP" ]; then
 		mountpoint -q "$TMP/pm" && umount "$TMP/pm"
 		losetup -d "$LOOP"
