@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <osprof/clock.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf/trace.h"
 #include "collect/trace_capture.h"
@@ -99,30 +101,33 @@ struct osp_trace_capture {
 	struct osp_trace_writer *w; /* target of the ring-buffer callback */
 	long moved;
 	uint64_t lost_seen;
+	uint64_t flushed_ns; /* last flush of the per-CPU batches */
+	int ncpu;
 };
 
+/* One ring-buffer record holds one event (fs, block) or a batch of system
+ * calls (struct osp_trace_rec each). */
 static int on_event(void *ctx, void *data, size_t len)
 {
 	struct osp_trace_capture *c = ctx;
-	const struct osp_trace_rec *r = data;
-	if (len < sizeof(*r))
-		return 0;
-	struct osp_trace_event ev = {
-	    .ts_ns = r->ts,
-	    .lat_ns = r->lat,
-	    .pid = r->pid,
-	    .tid = r->tid,
-	    .op = r->op,
-	    .dev = r->dev,
-	    .ino = r->ino,
-	    .off = r->off,
-	    .size = r->size,
-	    .ret = r->ret,
-	    .arg = r->arg,
-	};
-	memcpy(ev.comm, r->comm, sizeof(ev.comm) - 1);
-	osp_trace_writer_add(c->w, &ev);
-	c->moved++;
+	for (const struct osp_trace_rec *r = data; len >= sizeof(*r); r++, len -= sizeof(*r)) {
+		struct osp_trace_event ev = {
+		    .ts_ns = r->ts,
+		    .lat_ns = r->lat,
+		    .pid = r->pid,
+		    .tid = r->tid,
+		    .op = r->op,
+		    .dev = r->dev,
+		    .ino = r->ino,
+		    .off = r->off,
+		    .size = r->size,
+		    .ret = r->ret,
+		    .arg = r->arg,
+		};
+		memcpy(ev.comm, r->comm, sizeof(ev.comm) - 1);
+		osp_trace_writer_add(c->w, &ev);
+		c->moved++;
+	}
 	return 0;
 }
 
@@ -157,12 +162,18 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 	k->rodata->op_blk_write = OSP_TOP_BLK_WRITE;
 	k->rodata->op_blk_flush = OSP_TOP_BLK_FLUSH;
 	k->rodata->op_blk_other = OSP_TOP_BLK_OTHER;
-	if (rb_bytes) {
+	if (rb_bytes)
 		bpf_map__set_max_entries(k->maps.trace_rb, (__u32)rb_bytes);
-		k->rodata->wake_bytes = rb_bytes / 8;
-	} else {
-		k->rodata->wake_bytes = (32u << 20) / 8;
-	}
+	else
+		rb_bytes = 32u << 20;
+	/* Each CPU wakes the reader after wake_bytes of its own: together they
+	 * leave at most a quarter of the ring waiting between wakeups. */
+	c->ncpu = libbpf_num_possible_cpus();
+	if (c->ncpu <= 0)
+		c->ncpu = 1;
+	size_t wake = rb_bytes / 4 / (size_t)c->ncpu;
+	k->rodata->wake_bytes = wake > 4096 ? wake : 4096;
+	bpf_map__set_max_entries(k->maps.trace_inflight, osp_bpf_thread_slots());
 	struct bpf_program *pairs[][2] = {
 	    {k->progs.trace_enter_btf, k->progs.trace_enter_raw},
 	    {k->progs.trace_exit_btf, k->progs.trace_exit_raw},
@@ -266,7 +277,9 @@ uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c)
 	int ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0 || !c->k)
 		return 0;
-	__u64 *v = calloc((size_t)ncpu, sizeof(__u64)), sum = 0;
+	/* A run the kernel skipped (the program already running on that CPU,
+	 * e.g. a block completion interrupting one) is an event lost too. */
+	__u64 *v = calloc((size_t)ncpu, sizeof(__u64)), sum = osp_bpf_obj_misses(c->k->obj);
 	__u32 key = OSP_STAT_LOST;
 	if (v && !bpf_map__lookup_elem(c->k->maps.osp_stats, &key, sizeof(key), v,
 	                               sizeof(__u64) * (size_t)ncpu, 0))
@@ -274,6 +287,29 @@ uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c)
 			sum += v[i];
 	free(v);
 	return sum;
+}
+
+/* Moves every CPU's partial batch of system calls into the ring buffer by
+ * running the flush program on that CPU. */
+static int flush_batches(struct osp_trace_capture *c)
+{
+	int fd = bpf_program__fd(c->k->progs.trace_flush);
+	for (int cpu = 0; cpu < c->ncpu; cpu++) {
+		LIBBPF_OPTS(bpf_test_run_opts, o, .flags = BPF_F_TEST_RUN_ON_CPU,
+		            .cpu = (__u32)cpu);
+		/* retval 1: the flush interrupted an append on that CPU, which
+		 * completes as soon as the interrupt returns. */
+		for (int tries = 0; tries < 1000; tries++) {
+			int rc = bpf_prog_test_run_opts(fd, &o);
+			if (rc == -ENXIO)
+				break; /* CPU offline: it has not run since the last flush */
+			if (rc < 0)
+				return rc;
+			if (o.retval != 1)
+				break;
+		}
+	}
+	return 0;
 }
 
 long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w, int timeout_ms)
@@ -285,6 +321,12 @@ long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer
 	int rc = ring_buffer__poll(c->rb, timeout_ms);
 	if (rc < 0 && rc != -EINTR)
 		return rc;
+	uint64_t now = osp_now_ns();
+	if (!timeout_ms || now - c->flushed_ns >= 100000000ull) {
+		if ((rc = flush_batches(c)) < 0)
+			return rc;
+		c->flushed_ns = now;
+	}
 	rc = ring_buffer__consume(c->rb);
 	if (rc < 0 && rc != -EINTR)
 		return rc;

@@ -21,7 +21,8 @@ int osp_trace_capture_attach(struct osp_trace_capture *c, struct osp_session *s)
  * moved or -errno. */
 long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w,
                             int timeout_ms);
-/* Events lost in the kernel so far (ring buffer full). */
+/* Events lost in the kernel so far: ring buffer full, in-flight slot taken
+ * by another thread, or a program run the kernel skipped (recursion). */
 uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c);
 /* Detaches the programs (no new events); buffered ones can still be polled. */
 void osp_trace_capture_detach(struct osp_trace_capture *c);

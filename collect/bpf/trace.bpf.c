@@ -24,20 +24,41 @@ struct {
 	__uint(max_entries, 32 << 20);
 } trace_rb SEC(".maps");
 
-/* A system call in flight on this thread. */
+/* A system call in flight: slot tid & tid_mask (osp_bpf_thread_slots(),
+ * docs/bpf-infra.md). An array, not task storage: its lookup is inlined by
+ * the verifier, so the exit of a call we do not record costs no helper
+ * call. Two threads in flight in one slot (tids equal modulo its size, only
+ * with a large pid_max) cost one counted drop. */
 struct pending {
 	__u64 ts, off, size, arg, ino;
 	__u32 dev;
+	__u32 tid; /* owner while in flight; 0 once recorded */
 	__u16 op;
-	__u8 flags, active;
+	__u8 flags;   /* OSP_SC_* of the call */
+	__u8 pad[13]; /* 64 bytes: one cache line per slot */
 };
-
 struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
 	__type(value, struct pending);
-} trace_pending SEC(".maps");
+	__uint(max_entries, 1);
+} trace_inflight SEC(".maps");
+
+/* This CPU's records not yet in the ring (slot 0). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, struct osp_trace_batch);
+	__uint(max_entries, 1);
+} trace_batch SEC(".maps");
+
+/* Bytes this CPU has submitted since it last woke the reader (slot 0). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} trace_wake SEC(".maps");
 
 /* fs spans (ext4_sync_file, ext4_da_write) in flight, by tid. */
 struct fs_pending {
@@ -121,29 +142,34 @@ struct file_info {
 	__u32 dev;
 };
 
-/* fd of the current task -> device, inode and position; 0 if fd is open. */
-static __always_inline int fd_info(long fd, struct file_info *fi, const int btf)
+/* fd of task t (NULL in the raw_tp flavour: the current task) -> device,
+ * inode and position; 0 if fd is open. The tp_btf flavour reads the fd
+ * table with direct loads only: the slot fds[fd] is a plain pointer the
+ * verifier cannot type, so it is cast to a struct kiocb, whose first
+ * member is a struct file * (bpf_rdonly_cast is inlined, and the load is
+ * fault-checked like every untrusted BTF load). */
+static __always_inline int fd_info(struct task_struct *t, long fd, struct file_info *fi,
+                                   const int btf)
 {
 	struct file *f = NULL;
 	if (fd < 0)
 		return -1;
 	if (btf) {
-		struct task_struct *t = bpf_get_current_task_btf();
 		struct fdtable *fdt = t->files->fdt;
 		if (fd >= fdt->max_fds)
 			return -1;
-		struct file **fds = fdt->fd;
-		bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+		struct kiocb *slot = bpf_rdonly_cast((struct file **)fdt->fd + fd,
+		                                     bpf_core_type_id_kernel(struct kiocb));
+		f = slot->ki_filp;
 		if (!f)
 			return -1;
-		struct file *tf = bpf_rdonly_cast(f, bpf_core_type_id_kernel(struct file));
-		struct inode *in = tf->f_inode;
+		struct inode *in = f->f_inode;
 		fi->ino = in->i_ino;
 		fi->dev = in->i_sb->s_dev;
-		fi->pos = tf->f_pos;
+		fi->pos = f->f_pos;
 		return 0;
 	}
-	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
+	t = (struct task_struct *)bpf_get_current_task();
 	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
 	if (!fdt || fd >= BPF_CORE_READ(fdt, max_fds))
 		return -1;
@@ -158,27 +184,75 @@ static __always_inline int fd_info(long fd, struct file_info *fi, const int btf)
 	return 0;
 }
 
-static __always_inline int submit_flags(void)
+/* Wake the reader only when this CPU has put wake_bytes in the ring since
+ * its last wakeup: a wakeup per event costs more than the event, and a
+ * per-CPU count is an inlined load where bpf_ringbuf_query is a helper
+ * call. The reader also drains the ring on a 100 ms timer. bytes: the
+ * record about to be submitted. */
+static __always_inline __u64 submit_flags(__u64 bytes)
 {
-	/* Wake the reader only when a good amount is waiting: a wakeup per
-	 * event costs more than the event. The reader also polls on a timer. */
-	return bpf_ringbuf_query(&trace_rb, BPF_RB_AVAIL_DATA) >= wake_bytes ? BPF_RB_FORCE_WAKEUP
-	                                                                     : BPF_RB_NO_WAKEUP;
+	__u32 zero = 0;
+	__u64 *b = bpf_map_lookup_elem(&trace_wake, &zero);
+	if (!b)
+		return BPF_RB_NO_WAKEUP;
+	__u64 v = *b + bytes + 8; /* + the ring's record header */
+	if (v < wake_bytes) {
+		*b = v;
+		return BPF_RB_NO_WAKEUP;
+	}
+	*b = 0;
+	return BPF_RB_FORCE_WAKEUP;
+}
+
+static __always_inline void lost_add(__u64 n)
+{
+	__u32 k = OSP_STAT_LOST;
+	__u64 *c = bpf_map_lookup_elem(&osp_stats, &k);
+	if (c)
+		__sync_fetch_and_add(c, n);
+}
+
+/* Puts one record into the ring by itself (fs and block events). */
+static __always_inline void emit_one(struct osp_trace_rec *r)
+{
+	if (bpf_ringbuf_output(&trace_rb, r, sizeof(*r), submit_flags(sizeof(*r))))
+		lost_add(1);
+}
+
+/* pid << 32 | tid of the current task; in the tp_btf flavour read from t
+ * (the same global ids as bpf_get_current_pid_tgid, without its call). */
+static __always_inline __u64 cur_pid_tgid(struct task_struct *t, const int btf)
+{
+	if (btf)
+		return (__u64)(__u32)t->tgid << 32 | (__u32)t->pid;
+	return bpf_get_current_pid_tgid();
+}
+
+static __always_inline struct osp_trace_sc *recipe(__u64 id)
+{
+	if (id >= OSP_TRACE_NR_SYSCALLS)
+		return NULL;
+	__u32 nr = (__u32)id;
+	struct osp_trace_sc *sc = bpf_map_lookup_elem(&trace_sc, &nr);
+	return sc && sc->op ? sc : NULL;
 }
 
 static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf)
 {
-	if ((__u64)id >= OSP_TRACE_NR_SYSCALLS)
+	struct osp_trace_sc *sc = recipe((__u64)id);
+	if (!sc)
 		return 0;
-	__u32 nr = (__u32)id;
-	struct osp_trace_sc *sc = bpf_map_lookup_elem(&trace_sc, &nr);
-	if (!sc || !sc->op || !osp_target())
+	struct task_struct *t = btf ? bpf_get_current_task_btf() : NULL;
+	__u64 pt = cur_pid_tgid(t, btf);
+	if (!osp_target_pid(pt))
 		return 0;
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct pending *p =
-	    bpf_task_storage_get(&trace_pending, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	__u32 tid = (__u32)pt, slot = tid & osp_cfg.tid_mask;
+	struct pending *p = bpf_map_lookup_elem(&trace_inflight, &slot);
 	if (!p)
 		return 0;
+	if (p->tid && p->tid != tid)
+		lost_add(1); /* another thread's call in flight here (or a stale entry) */
+	p->tid = 0;          /* until complete */
 	p->op = sc->op;
 	p->flags = sc->flags;
 	p->off = sc->off_arg < 6 ? sc_arg(regs, sc->off_arg, btf) : 0;
@@ -196,51 +270,100 @@ static __always_inline int on_enter(struct pt_regs *regs, long id, const int btf
 		struct file_info fi;
 		if ((sc->flags & OSP_SC_ANONCHK) && (fd < 0 || (sc_arg(regs, 3, btf) & 0x20)))
 			return 0; /* anonymous mapping: not file I/O */
-		if (!fd_info(fd, &fi, btf)) {
+		if (!fd_info(t, fd, &fi, btf)) {
 			p->dev = fi.dev;
 			p->ino = fi.ino;
 			if (sc->flags & OSP_SC_POS)
 				p->off = fi.pos;
 		}
 	}
-	p->active = 1;
-	p->ts = bpf_ktime_get_ns();
+	p->tid = tid;
+	p->ts = bpf_ktime_get_ns(); /* last: entry work is not part of the call */
 	return 0;
 }
 
-static __always_inline int on_exit(long ret, const int btf)
+static __always_inline int on_exit(struct pt_regs *regs, long ret, const int btf)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct pending *p = bpf_task_storage_get(&trace_pending, task, 0, 0);
-	if (!p || !p->active)
+	struct task_struct *t = NULL;
+#ifdef __TARGET_ARCH_x86
+	/* Calls we do not record leave before any helper call. */
+	if (btf && !recipe(regs->orig_ax))
 		return 0;
+#endif
+	if (btf)
+		t = bpf_get_current_task_btf();
+	__u64 pt = cur_pid_tgid(t, btf);
+	__u32 tid = (__u32)pt, slot = tid & osp_cfg.tid_mask;
+	struct pending *p = bpf_map_lookup_elem(&trace_inflight, &slot);
+	if (!p || p->tid != tid)
+		return 0; /* not a call we saw enter */
+	p->tid = 0;
 	__u64 now = bpf_ktime_get_ns();
-	p->active = 0;
-	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
-	if (!r) {
-		osp_stat_inc(OSP_STAT_LOST);
+	__u32 zero = 0;
+	struct osp_trace_batch *b = bpf_map_lookup_elem(&trace_batch, &zero);
+	if (!b)
 		return 0;
-	}
-	__u64 pt = bpf_get_current_pid_tgid();
+	b->busy = 1;
+	asm volatile("" ::: "memory"); /* busy is set before the batch changes */
+	__u32 n = b->n;
+	if (n >= OSP_TRACE_BATCH)
+		n = 0;
+	struct osp_trace_rec *r = &b->rec[n];
 	r->ts = p->ts;
 	r->lat = now - p->ts;
-	r->pid = pt >> 32;
-	r->tid = (__u32)pt;
 	r->op = p->op;
-	r->pad = 0;
 	r->dev = p->dev;
 	r->ino = p->ino;
 	r->off = p->off;
 	r->size = p->size;
 	r->arg = p->arg;
+	r->pid = pt >> 32;
+	r->tid = tid;
+	r->pad = 0;
 	r->ret = ret;
 	struct file_info fi;
-	if ((p->flags & OSP_SC_RETFD) && !fd_info(ret, &fi, btf)) {
+	if ((p->flags & OSP_SC_RETFD) && !fd_info(t, ret, &fi, btf)) {
 		r->dev = fi.dev;
 		r->ino = fi.ino;
 	}
-	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	bpf_ringbuf_submit(r, submit_flags());
+	if (btf) {
+		/* Two loads instead of bpf_get_current_comm's call and copy loop. */
+		__u64 *c = (__u64 *)r->comm;
+		c[0] = *(__u64 *)&t->comm[0];
+		c[1] = *(__u64 *)&t->comm[8];
+	} else {
+		bpf_get_current_comm(r->comm, sizeof(r->comm));
+	}
+	if (++n == OSP_TRACE_BATCH) {
+		if (bpf_ringbuf_output(&trace_rb, b->rec, sizeof(b->rec),
+		                       submit_flags(sizeof(b->rec))))
+			lost_add(OSP_TRACE_BATCH);
+		n = 0;
+	}
+	b->n = n;
+	asm volatile("" ::: "memory");
+	b->busy = 0;
+	return 0;
+}
+
+/* Puts this CPU's partial batch into the ring. Run by user space on each
+ * CPU (BPF_F_TEST_RUN_ON_CPU) every 100 ms and when recording stops; never
+ * attached. Returns 1 if it interrupted an append: the caller retries. */
+SEC("raw_tp")
+int trace_flush(void *ctx)
+{
+	__u32 zero = 0;
+	struct osp_trace_batch *b = bpf_map_lookup_elem(&trace_batch, &zero);
+	if (!b)
+		return 0;
+	if (b->busy)
+		return 1;
+	__u32 n = b->n;
+	if (!n || n > OSP_TRACE_BATCH)
+		return 0;
+	if (bpf_ringbuf_output(&trace_rb, b->rec, n * sizeof(b->rec[0]), BPF_RB_NO_WAKEUP))
+		lost_add(n);
+	b->n = 0;
 	return 0;
 }
 
@@ -259,39 +382,35 @@ int BPF_PROG(trace_enter_raw, struct pt_regs *regs, long id)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(trace_exit_btf, struct pt_regs *regs, long ret)
 {
-	return on_exit(ret, 1);
+	return on_exit(regs, ret, 1);
 }
 
 SEC("raw_tp/sys_exit")
 int BPF_PROG(trace_exit_raw, struct pt_regs *regs, long ret)
 {
-	return on_exit(ret, 0);
+	return on_exit(regs, ret, 0);
 }
 
 /* ---- fs events (--layers fs) ---- */
 
 static __always_inline void emit_fs(struct fs_pending *fp, __u64 now, long ret)
 {
-	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
-	if (!r) {
-		osp_stat_inc(OSP_STAT_LOST);
-		return;
-	}
 	__u64 pt = bpf_get_current_pid_tgid();
-	r->ts = fp->ts;
-	r->lat = now - fp->ts;
-	r->pid = pt >> 32;
-	r->tid = (__u32)pt;
-	r->op = fp->op;
-	r->pad = 0;
-	r->dev = fp->dev;
-	r->ino = fp->ino;
-	r->off = fp->off;
-	r->size = fp->size;
-	r->arg = fp->arg;
-	r->ret = ret;
-	bpf_get_current_comm(r->comm, sizeof(r->comm));
-	bpf_ringbuf_submit(r, submit_flags());
+	struct osp_trace_rec r = {
+	    .ts = fp->ts,
+	    .lat = now - fp->ts,
+	    .pid = pt >> 32,
+	    .tid = (__u32)pt,
+	    .op = fp->op,
+	    .dev = fp->dev,
+	    .ino = fp->ino,
+	    .off = fp->off,
+	    .size = fp->size,
+	    .arg = fp->arg,
+	    .ret = ret,
+	};
+	bpf_get_current_comm(r.comm, sizeof(r.comm));
+	emit_one(&r);
 }
 
 static __always_inline int fs_begin(__u16 op, struct inode *in, __u64 off, __u64 size, __u64 arg)
@@ -423,25 +542,19 @@ static __always_inline int rq_complete(struct request *rq, int error)
 	struct blk_pending *b = bpf_map_lookup_elem(&trace_blk, &key);
 	if (!b)
 		return 0;
-	struct osp_trace_rec *r = bpf_ringbuf_reserve(&trace_rb, sizeof(*r), 0);
-	if (r) {
-		r->ts = b->ts;
-		r->lat = bpf_ktime_get_ns() - b->ts;
-		r->pid = b->pid;
-		r->tid = b->tid;
-		r->op = b->op;
-		r->pad = 0;
-		r->dev = b->dev;
-		r->ino = 0;
-		r->off = b->off;
-		r->size = b->size;
-		r->arg = 0;
-		r->ret = -(long)error;
-		__builtin_memcpy(r->comm, b->comm, sizeof(r->comm));
-		bpf_ringbuf_submit(r, submit_flags());
-	} else {
-		osp_stat_inc(OSP_STAT_LOST);
-	}
+	struct osp_trace_rec r = {
+	    .ts = b->ts,
+	    .lat = bpf_ktime_get_ns() - b->ts,
+	    .pid = b->pid,
+	    .tid = b->tid,
+	    .op = b->op,
+	    .dev = b->dev,
+	    .off = b->off,
+	    .size = b->size,
+	    .ret = -(long)error,
+	};
+	__builtin_memcpy(r.comm, b->comm, sizeof(r.comm));
+	emit_one(&r);
 	bpf_map_delete_elem(&trace_blk, &key);
 	return 0;
 }

@@ -15,6 +15,18 @@ struct osp_trace_rec {
 	char comm[16];
 };
 
+/* System-call records are gathered per CPU and put into the ring buffer
+ * OSP_TRACE_BATCH at a time: the ring's lock and commit cost more than
+ * filling a record. busy is set while sys_exit appends, so that the flush
+ * program (run on that CPU by user space, possibly from an interrupt that
+ * stopped an append midway) leaves the batch alone. */
+#define OSP_TRACE_BATCH 32
+struct osp_trace_batch {
+	__u32 n;    /* complete records in rec */
+	__u32 busy; /* an append is in progress on this CPU */
+	struct osp_trace_rec rec[OSP_TRACE_BATCH];
+};
+
 /* trace_sc[syscall nr]: how to record that system call (op 0: not traced).
  * Argument indices are 0-5; OSP_SC_NONE when the field does not apply. */
 #define OSP_SC_NONE    7
