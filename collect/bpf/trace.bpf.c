@@ -154,7 +154,9 @@ static __always_inline int fd_info(struct task_struct *t, long fd, struct file_i
 	struct file *f = NULL;
 	if (fd < 0)
 		return -1;
-	if (btf) {
+	/* The cast needs ki_filp first in struct kiocb (true since 4.x); the
+	 * offset is relocated at load, so another layout takes the probe read. */
+	if (btf && bpf_core_field_offset(struct kiocb, ki_filp) == 0) {
 		struct fdtable *fdt = t->files->fdt;
 		if (fd >= fdt->max_fds)
 			return -1;
