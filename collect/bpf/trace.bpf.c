@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* osprof trace capture: one ring-buffer record per file-system system call
- * (and, with --layers, per ext4/page-cache event and block request). The
+/* osprof trace capture: one record per file-system system call, gathered
+ * in per-CPU batches of OSP_TRACE_BATCH that go to the ring buffer whole
+ * (and, with --layers, one ring record per ext4/page-cache event and block
+ * request). The
  * per-syscall recipe (which argument is the fd, size, offset, flags) comes
  * from user space in trace_sc, so this program needs no syscall numbers. */
 #include "vmlinux.h"
