@@ -10,6 +10,7 @@
 #include <bpf/bpf_tracing.h>
 #include "rc_kernel.h"
 #include "osp_bucket.h"
+#include "rc_thread.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -121,11 +122,7 @@ static __always_inline void record(struct tstate *t, __u32 kind, int stack, int 
 
 static __always_inline struct tstate *mine(__u32 *tid)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	if (targ_tgid && (id >> 32) != targ_tgid)
-		return 0;
-	*tid = (__u32)id;
-	return bpf_map_lookup_elem(&threads, tid);
+	return rc_thread(&threads, &zero, targ_tgid, tid, 0);
 }
 
 SEC("tp_btf/sys_enter")
@@ -133,21 +130,9 @@ int BPF_PROG(rck_enter, struct pt_regs *regs, long id)
 {
 	if (id != targ_nr)
 		return 0;
-	__u32 tid = 0;
-	struct tstate *t = mine(&tid);
-	if (!t) {
-		__u64 pid = bpf_get_current_pid_tgid();
-		if (targ_tgid && (pid >> 32) != targ_tgid)
-			return 0;
-		__u32 k = 0;
-		struct tstate *z = bpf_map_lookup_elem(&zero, &k);
-		if (!z)
-			return 0;
-		bpf_map_update_elem(&threads, &tid, z, BPF_NOEXIST);
-		t = bpf_map_lookup_elem(&threads, &tid);
-		if (!t)
-			return 0;
-	}
+	struct tstate *t = rc_thread(&threads, &zero, targ_tgid, NULL, 1);
+	if (!t)
+		return 0;
 	t->active = 1;
 	t->c.n = 0;
 	t->c.dropped = 0;

@@ -13,6 +13,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include "rootcause.h"
+#include "rc_thread.bpf.h"
 #include "osp_bucket.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -74,13 +75,7 @@ struct {
 
 static __always_inline struct rc_thread *cur_thread(__u32 *tidp)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	if (targ_tgid && (id >> 32) != targ_tgid)
-		return 0;
-	__u32 tid = (__u32)id;
-	if (tidp)
-		*tidp = tid;
-	return bpf_map_lookup_elem(&threads, &tid);
+	return rc_thread(&threads, &zero, targ_tgid, tidp, 0);
 }
 
 static __always_inline __u32 top_slot(struct rc_thread *t)
@@ -131,21 +126,9 @@ static __always_inline void close_frame(struct rc_thread *t, struct rc_frame *f,
 SEC("uprobe")
 int rc_f0_enter(struct pt_regs *ctx)
 {
-	__u32 tid = 0;
-	struct rc_thread *t = cur_thread(&tid);
-	if (!t) {
-		__u64 id = bpf_get_current_pid_tgid();
-		if (targ_tgid && (id >> 32) != targ_tgid)
-			return 0;
-		__u32 k = 0;
-		struct rc_thread *z = bpf_map_lookup_elem(&zero, &k);
-		if (!z)
-			return 0;
-		bpf_map_update_elem(&threads, &tid, z, BPF_NOEXIST);
-		t = bpf_map_lookup_elem(&threads, &tid);
-		if (!t)
-			return 0;
-	}
+	struct rc_thread *t = rc_thread(&threads, &zero, targ_tgid, NULL, 1);
+	if (!t)
+		return 0;
 	if (t->f0_depth++ == 0) {
 		t->sp = 0;
 		t->gen = gen;
