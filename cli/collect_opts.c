@@ -20,7 +20,8 @@ const char osp_collect_opts_help[] =
     "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
     "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
     "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
-    "      --peaks RANGES    bucket ranges of the peaks, e.g. 8-10,14-18\n"
+    "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
+    "                        8-10,14-18 (or zero, ovf, latencies: 10us-1ms)\n"
     "  -v, --verbose         print the attach mode chosen for each probe\n";
 
 static const char targets_help[] =
