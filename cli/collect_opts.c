@@ -282,6 +282,10 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 		         layers[i]->name);
 	osp_set_meta(s->set, "layers", names);
 	osp_set_metaf(s->set, "resolution", "%u", o->r);
+	/* Tells analysis that a missing state=preempted profile means none
+	 * was preempted (osp_preempt_evidence), not "not measured". */
+	if (o->split)
+		osp_set_meta(s->set, "split", o->split);
 	return 0;
 }
 

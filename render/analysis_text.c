@@ -28,8 +28,10 @@ static int peaks_get(const struct osp_profile *p, const struct osp_preempt_view 
 		return -1;
 	}
 	out->n = osp_find_peaks(&p->hist, NULL, out->pk, max);
-	if (pv && p->unit == OSP_UNIT_NS)
+	if (pv && p->unit == OSP_UNIT_NS) {
 		osp_preempt_peaks(&p->hist, out->pk, out->n, pv->quantum_ns, pv->nprocs, out->pre);
+		osp_preempt_evidence(pv->set, p, out->pk, out->n, out->pre);
+	}
 	return 0;
 }
 
@@ -57,6 +59,40 @@ static void value_text(char *buf, size_t len, double v, enum osp_unit u)
 		osp_format_ns((uint64_t)v, buf, (unsigned)len);
 	else
 		snprintf(buf, len, "%.0f", v);
+}
+
+/* The preemption verdict of one peak: measured where the set has the
+ * evidence, else only what the model allows ("could be", never "is"). */
+static void preempt_note(FILE *out, const struct osp_preempt_peak *r, const char *sep)
+{
+	double pr = r->predicted;
+	switch (r->evidence) {
+	case OSP_PREEMPT_EV_SPLIT:
+		if (!r->measured && pr < 0.5)
+			return;
+		fprintf(out,
+		        "%s%" PRIu64 " of %" PRIu64 " calls preempted in flight (measured, "
+		        "--split preempt): %s",
+		        sep, r->measured, r->calls,
+		        r->explained ? "explained by preemption" : "not explained by preemption");
+		return;
+	case OSP_PREEMPT_EV_OFFCPU:
+		if (!r->measured && pr < 0.5)
+			return;
+		fprintf(out,
+		        "%spreemption predicts %.0f, %" PRIu64 " preempted switch-outs of this "
+		        "length (measured, sched:offcpu): %s",
+		        sep, pr, r->measured,
+		        r->explained ? "explained by preemption" : "not explained by preemption");
+		return;
+	case OSP_PREEMPT_EV_MODEL:
+		break;
+	}
+	if (pr < 0.5)
+		return;
+	fprintf(out, "%spreemption predicts %.0f (%.0f-%.0f)%s", sep, pr,
+	        pr * (1 - OSP_PREEMPT_PRECISION), pr * (1 + OSP_PREEMPT_PRECISION),
+	        r->model_fits ? ": could be explained by preemption (model)" : "");
 }
 
 void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
@@ -116,13 +152,8 @@ void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct o
 		    p->unit == OSP_UNIT_NS ? osp_annotate_peak(calib, k, names, MAX_MATCH) : 0;
 		for (unsigned j = 0; j < nm; j++)
 			fprintf(out, "%s~ %s", j ? ", " : "  ", names[j]);
-		if (pv && p->unit == OSP_UNIT_NS && ps.pre[i].predicted >= 0.5) {
-			double pr = ps.pre[i].predicted;
-			fprintf(out, "%spreemption predicts %.0f (%.0f-%.0f)%s", nm ? "; " : " ",
-			        pr, pr * (1 - OSP_PREEMPT_PRECISION),
-			        pr * (1 + OSP_PREEMPT_PRECISION),
-			        ps.pre[i].explained ? ": explained by preemption" : "");
-		}
+		if (pv && p->unit == OSP_UNIT_NS)
+			preempt_note(out, &ps.pre[i], nm ? "; " : " ");
 		fputc('\n', out);
 	}
 	peaks_free(&ps);
@@ -163,9 +194,22 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 			fputc('"', out);
 		}
 		fputc(']', out);
-		if (pv && p->unit == OSP_UNIT_NS)
-			fprintf(out, ",\"preempt_predicted\":%.2f,\"preempt_explained\":%s",
-			        ps.pre[i].predicted, ps.pre[i].explained ? "true" : "false");
+		if (pv && p->unit == OSP_UNIT_NS) {
+			static const char *const ev[] = {"model", "split", "offcpu"};
+			const struct osp_preempt_peak *r = &ps.pre[i];
+			fprintf(out,
+			        ",\"preempt_predicted\":%.2f,\"preempt_model_fits\":%s"
+			        ",\"preempt_evidence\":\"%s\"",
+			        r->predicted, r->model_fits ? "true" : "false", ev[r->evidence]);
+			/* explained is a measured verdict: null without measurement. */
+			if (r->evidence == OSP_PREEMPT_EV_MODEL)
+				fputs(",\"preempt_explained\":null", out);
+			else
+				fprintf(out,
+				        ",\"preempt_measured\":%" PRIu64
+				        ",\"preempt_calls\":%" PRIu64 ",\"preempt_explained\":%s",
+				        r->measured, r->calls, r->explained ? "true" : "false");
+		}
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

@@ -269,15 +269,43 @@ double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, u
  * below Q/2 as the non-preempted counts (as osp_preempt_peaks). */
 double osp_preempt_total(const struct osp_hist *h, uint64_t quantum_ns, unsigned nprocs);
 
-struct osp_preempt_peak {
-	double predicted; /* requests preemption moves into the peak */
-	int explained;    /* the peak's count is within the predicted range */
+/* Where a preemption verdict comes from. */
+enum osp_preempt_evidence {
+	OSP_PREEMPT_EV_MODEL = 0, /* Eq. 3.6 alone: "could be explained (model)" */
+	OSP_PREEMPT_EV_SPLIT,     /* --split preempt: state=preempted calls */
+	OSP_PREEMPT_EV_OFFCPU,    /* sched:offcpu reason=preempted switch-outs */
 };
-/* Flags the peaks of h that preemption with quantum Q and nprocs explains.
- * Buckets at or above Q/2 are treated as already-preempted requests and left
- * out of the source counts. res has npeaks entries. */
+
+struct osp_preempt_peak {
+	double predicted; /* requests preemption moves into the peak (model) */
+	int model_fits;   /* the peak's count is within the predicted range */
+	/* Filled by osp_preempt_evidence(): */
+	enum osp_preempt_evidence evidence;
+	uint64_t measured; /* preempted calls in the peak's buckets (split), or
+	                      preempted switch-outs as long as the peak (offcpu) */
+	uint64_t calls;    /* calls in the peak's buckets, preempted included */
+	int explained;     /* measured: preemption explains the peak */
+};
+/* Flags the peaks of h whose counts preemption with quantum Q and nprocs
+ * could explain (model_fits). Buckets at or above Q/2 are treated as
+ * already-preempted requests and left out of the source counts. res has
+ * npeaks entries. */
 void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
                        uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res);
+
+/* A peak is preemption's when at least this share of its calls was measured
+ * preempted in flight (--split preempt), or when the model fits and there were
+ * at least this many preempted switch-outs of its length per call (sched). */
+#define OSP_PREEMPT_MEASURED_SHARE 0.5
+
+/* Replaces the model's guess by measurement where s holds it: p's sibling
+ * with dimension state=preempted (`--split preempt`; when p is that sibling
+ * every peak is measured preempted), else the sched layer's
+ * `offcpu reason=preempted` switch-outs whose off-CPU time falls in the
+ * peak's range (half its low end .. its high end: the op's own time adds to
+ * the off-CPU time). Peaks without either keep evidence MODEL. */
+void osp_preempt_evidence(const struct osp_set *s, const struct osp_profile *p,
+                          const struct osp_peak *pk, unsigned npeaks, struct osp_preempt_peak *res);
 
 /* ---- Rendering (text and JSON; render/analysis_text.c) --------------- */
 
@@ -287,6 +315,8 @@ struct osp_preempt_view {
 	uint64_t quantum_ns;
 	unsigned nprocs;
 	const char *source;
+	const struct osp_set *set; /* the profile's set: measured evidence
+	                              (osp_preempt_evidence); may be NULL */
 };
 
 /* The peaks of one profile as a table: number, buckets b (= floor(r log2 v)),

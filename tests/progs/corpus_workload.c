@@ -13,6 +13,8 @@
  *   every scenario also profiles app:fstat (unchanged by the variant).
  *     preempt alone|hog     app:read0    zero-byte reads for 1 s on one CPU, alone
  *                                        or beside a CPU hog on the same CPU
+ *     lseek   one|two       app:lseek    20,000 lseek(SEEK_CUR) on one open file by
+ *                                        1 or 2 processes (shared: f_pos lock waits)
  * DIR holds the scratch files (default /var/tmp; must be a real disk). */
 #include <fcntl.h>
 #include <sched.h>
@@ -197,6 +199,51 @@ static void procs(struct osp_set *s, int two, const char *out)
 	unlink(path);
 }
 
+static void lseeks(struct osp_set *s, int fd, int n)
+{
+	struct osp_profile *p = osp_set_get(s, "app", "lseek", NULL, 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t t0 = osp_now_ns();
+		if (lseek(fd, 0, SEEK_CUR) < 0)
+			die("lseek");
+		osp_profile_add(s, p, osp_now_ns() - t0, 0);
+	}
+}
+
+/* Two processes on one open file take its f_pos lock on every lseek. */
+static void lseek_procs(struct osp_set *s, int two, const char *out)
+{
+	char path[2048], part[4200], err[512];
+	snprintf(path, sizeof(path), "%s/osprof-corpus-seek.%d", dir, (int)getpid());
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		die(path);
+	unlink(path);
+	snprintf(part, sizeof(part), "%s.child", out);
+	pid_t pid = two ? fork() : -1;
+	if (pid == 0) {
+		struct osp_set *cs = osp_set_new(s->r);
+		if (!cs)
+			_exit(1);
+		lseeks(cs, fd, 20000);
+		_exit(osp_set_save(cs, part, err, sizeof(err)) ? 1 : 0);
+	}
+	lseeks(s, fd, 20000);
+	if (pid > 0) {
+		int st;
+		struct osp_set *cs = NULL;
+		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) ||
+		    osp_set_load(part, &cs, err, sizeof(err)) ||
+		    osp_set_merge(s, cs, err, sizeof(err))) {
+			fprintf(stderr, "child profile: %s\n", err);
+			exit(1);
+		}
+		osp_set_free(cs);
+		unlink(part);
+	}
+	close(fd);
+}
+
 /* Every `every`-th op also sleeps 50 us (0: none). */
 static void steps(struct osp_set *s, int every)
 {
@@ -280,6 +327,8 @@ int main(int argc, char **argv)
 		steps(s, strcmp(v, "rare") ? 0 : 20);
 	else if (!strcmp(sc, "partial") && (!strcmp(v, "warm") || !strcmp(v, "partial")))
 		cache(s, strcmp(v, "partial") ? 0 : 2);
+	else if (!strcmp(sc, "lseek") && (!strcmp(v, "one") || !strcmp(v, "two")))
+		lseek_procs(s, !strcmp(v, "two"), out);
 	else if (!strcmp(sc, "preempt") && (!strcmp(v, "alone") || !strcmp(v, "hog")))
 		preempt(s, !strcmp(v, "hog"));
 	else {
