@@ -55,8 +55,7 @@ static uint64_t in_range(const struct osp_hist *h, double lo, double hi)
 }
 
 void osp_preempt_evidence(const struct osp_set *s, const struct osp_profile *p,
-                          const struct osp_peak *pk, unsigned npeaks,
-                          struct osp_preempt_peak *res)
+                          const struct osp_peak *pk, unsigned npeaks, struct osp_preempt_peak *res)
 {
 	const char *st = osp_profile_dim(p, "state");
 	const struct osp_profile *sib = NULL;
@@ -86,8 +85,8 @@ void osp_preempt_evidence(const struct osp_set *s, const struct osp_profile *p,
 			r->evidence = OSP_PREEMPT_EV_SPLIT;
 			r->measured = sib ? in_buckets(&sib->hist, pk[k].first, pk[k].last) : 0;
 			r->calls = pk[k].count + r->measured;
-			r->explained = (double)r->measured >=
-			               OSP_PREEMPT_MEASURED_SHARE * (double)r->calls;
+			r->explained =
+			    (double)r->measured >= OSP_PREEMPT_MEASURED_SHARE * (double)r->calls;
 		} else if (offcpu && strcmp(p->layer, "sched")) {
 			/* Thread-level, not per call: as many switch-outs of
 			 * the peak's length as half its calls. */
@@ -103,7 +102,8 @@ void osp_preempt_evidence(const struct osp_set *s, const struct osp_profile *p,
 			r->evidence = OSP_PREEMPT_EV_OFFCPU;
 			r->measured = n;
 			r->calls = pk[k].count;
-			r->explained = (double)n >= OSP_PREEMPT_MEASURED_SHARE * (double)pk[k].count;
+			r->explained =
+			    (double)n >= OSP_PREEMPT_MEASURED_SHARE * (double)pk[k].count;
 		}
 	}
 }

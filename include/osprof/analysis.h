@@ -151,6 +151,21 @@ struct osp_peak_cmp {
 };
 void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
                        const struct osp_cmp_opts *o, struct osp_peak_cmp *out);
+/* z statistic of two proportions ka/na and kb/nb (pooled): how many
+ * standard errors apart they are. 0 when a side is empty. */
+double osp_prop_z(double ka, double na, double kb, double nb);
+
+/* The peak whose population change drives most of a change of total
+ * latency (analysis/growth.c; OSP_DIFF_GROWTH_*). */
+struct osp_peak_growth {
+	unsigned first, last; /* bucket range (file indexes) */
+	uint64_t ca, cb;      /* calls in it on each side */
+	double lat_a, lat_b;  /* estimated latency in it (ns) */
+	double of_change;     /* (lat_b - lat_a) / (total_b - total_a) */
+};
+/* 1 and *g filled when such a peak exists, else 0. ns histograms. */
+int osp_peak_growth(const struct osp_hist *a, const struct osp_hist *b,
+                    const struct osp_cmp_opts *o, struct osp_peak_growth *g);
 
 /* GROUPOPS (lat = 0) / GROUPLAT (lat = 1): 0 if totals near-equal, 100 if
  * very different or the peaks differ, else the normalised difference of the
@@ -189,10 +204,29 @@ struct osp_diff_opts {
 };
 void osp_diff_opts_default(struct osp_diff_opts *o);
 
+/* A difference a sample of this size could show by chance is no difference:
+ * every count and peak-population change must be significant at this level
+ * (two-sided; Poisson counts / two proportions), so a handful of calls or
+ * one outlier never flags alone. z = 3.29 <=> p = 0.001. */
+#define OSP_DIFF_Z 3.29
+/* A peak whose latency change makes at least this share of the op's
+ * total-latency change, when that change is at least OSP_DIFF_GROWTH_TOTAL
+ * of the larger total and the peak's population grew or shrank by at least
+ * OSP_DIFF_GROWTH_FACTOR (significantly), differs even when the shape metric
+ * is small (a preemption peak 328 -> 603 calls holding 62 % of latency). */
+#define OSP_DIFF_GROWTH_SHARE  0.5
+#define OSP_DIFF_GROWTH_TOTAL  0.25
+#define OSP_DIFF_GROWTH_FACTOR 1.5
+
 struct osp_diff_entry {
 	const struct osp_profile *a, *b; /* one may be NULL (only_in_*) */
 	enum osp_verdict verdict;
 	int phase;                /* 1, 2 or 3: the phase that decided */
+	const char *decided_by;   /* the test that decided: "insignificant",
+	                             "ops", "near-equal", "peaks", "peak-growth"
+	                             or the phase-3 metric's name */
+	double decided_value;     /* its value (ops factor, score, ...) */
+	double decided_threshold; /* and the threshold it was held against */
 	double score;             /* of the chosen metric */
 	struct osp_scores scores; /* valid when a and b are both present */
 	double share;             /* max latency share (or ops share) on either side */
