@@ -98,7 +98,7 @@ static void pct_change(char *buf, size_t len, const char *what, double a, double
 }
 
 /* A value in the profile's unit: latency, bytes or a plain count. */
-static void value_text(uint64_t v, enum osp_unit u, char *buf, size_t len)
+void osp_format_value(uint64_t v, enum osp_unit u, char *buf, size_t len)
 {
 	if (u == OSP_UNIT_NS)
 		osp_format_ns(v, buf, (unsigned)len);
@@ -152,8 +152,8 @@ static void explain(const struct osp_profile *pa, const struct osp_profile *pb,
 		uint64_t ma = osp_hist_quantile(a, 0.5), mb = osp_hist_quantile(b, 0.5);
 		if (ma != mb &&
 		    (ma == 0 || mb == 0 || fabs(log2((double)mb / (double)ma)) >= 0.5)) {
-			value_text(ma, pa->unit, x, sizeof(x));
-			value_text(mb, pa->unit, y, sizeof(y));
+			osp_format_value(ma, pa->unit, x, sizeof(x));
+			osp_format_value(mb, pa->unit, y, sizeof(y));
 			addf(buf, len, "median %s -> %s", x, y);
 		}
 	}
@@ -217,12 +217,15 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 	 * before the peaks: equal totals can hide a new peak whose latency
 	 * happens to match what stalls added to the other run. */
 	struct osp_peak_cmp pc;
-	osp_compare_peaks(a, b, &o->cmp, &pc);
+	struct osp_cmp_opts co = o->cmp;
+	char pr[sizeof(pc.reason) + 48];
+	co.unit = e->a->unit;
+	osp_compare_peaks(a, b, &co, &pc);
 	if (pc.differs) {
 		e->verdict = OSP_VERDICT_DIFFERS;
 		decided(e, 2, "peaks", 1, OSP_DIFF_Z);
-		addf(e->reason, sizeof(e->reason), "phase 2 (peaks, z >= %.2f):", OSP_DIFF_Z);
-		explain(e->a, e->b, &e->scores, pc.reason, e->reason, sizeof(e->reason));
+		snprintf(pr, sizeof(pr), "phase 2 peaks (z >= %.2f): %s", OSP_DIFF_Z, pc.reason);
+		explain(e->a, e->b, &e->scores, pr, e->reason, sizeof(e->reason));
 		return;
 	}
 	struct osp_peak_growth g;

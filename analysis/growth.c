@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <osprof/analysis.h>
 
-static void range_sums(const struct osp_hist *h, const double *est, unsigned first,
-                       unsigned last, uint64_t *n, double *lat)
+static void range_sums(const struct osp_hist *h, const double *est, unsigned first, unsigned last,
+                       uint64_t *n, double *lat)
 {
 	*n = 0;
 	*lat = 0;

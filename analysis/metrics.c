@@ -201,6 +201,7 @@ void osp_cmp_opts_default(struct osp_cmp_opts *o)
 	o->peak_lat_share = 2; /* off */
 	o->peak_lat_ops = 0.01;
 	o->peak_vanish = 0.25;
+	o->unit = OSP_UNIT_NS;
 }
 
 /* Relative difference of two totals against the larger one. */

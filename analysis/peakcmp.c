@@ -39,11 +39,11 @@ static int significant(const struct osp_peak *p, const struct osp_cmp_opts *o)
 	       (p->share_lat >= o->peak_lat_share && p->share_ops >= o->peak_lat_ops);
 }
 
-static void range_text(const struct osp_peak *p, char *buf, size_t len)
+static void range_text(const struct osp_peak *p, enum osp_unit u, char *buf, size_t len)
 {
 	char lo[32], hi[32];
-	osp_format_ns(p->lo_ns, lo, sizeof(lo));
-	osp_format_ns(p->hi_ns, hi, sizeof(hi));
+	osp_format_value(p->lo_ns, u, lo, sizeof(lo));
+	osp_format_value(p->hi_ns, u, hi, sizeof(hi));
 	snprintf(buf, len, "%s-%s", lo, hi);
 }
 
@@ -170,20 +170,20 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 		out->differs = ngone || nadded;
 		if (ngone == 1 && nadded == 1) {
 			char m1[32], m2[32];
-			osp_format_ns((uint64_t)gone->mean_ns, m1, sizeof(m1));
-			osp_format_ns((uint64_t)added->mean_ns, m2, sizeof(m2));
+			osp_format_value((uint64_t)gone->mean_ns, o->unit, m1, sizeof(m1));
+			osp_format_value((uint64_t)added->mean_ns, o->unit, m2, sizeof(m2));
 			append(out->reason, sizeof(out->reason), "peak moved from %s to %s", m1,
 			       m2);
 		} else {
 			for (unsigned i = 0; i < sa.n; i++)
 				if (!sa.matched[i] && vanished(sa.p[i], a, b, o->peak_vanish)) {
-					range_text(sa.p[i], t1, sizeof(t1));
+					range_text(sa.p[i], o->unit, t1, sizeof(t1));
 					append(out->reason, sizeof(out->reason),
 					       "peak at %s gone%s", t1, "");
 				}
 			for (unsigned j = 0; j < sb.n; j++)
 				if (!sb.matched[j] && vanished(sb.p[j], b, a, o->peak_vanish)) {
-					range_text(sb.p[j], t2, sizeof(t2));
+					range_text(sb.p[j], o->unit, t2, sizeof(t2));
 					append(out->reason, sizeof(out->reason), "new peak at %s%s",
 					       t2, "");
 				}

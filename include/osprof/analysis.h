@@ -141,7 +141,10 @@ struct osp_cmp_opts {
 	                          of the latency vary between runs) */
 	double peak_vanish;    /* a peak's range holding < this fraction of
 	                          its share on the other side is gone, 0.25 */
+	enum osp_unit unit;    /* of the values, for reasons (OSP_UNIT_NS) */
 };
+/* v in unit u: "1.31 ms", "128 KiB", "3". */
+void osp_format_value(uint64_t v, enum osp_unit u, char *buf, size_t len);
 void osp_cmp_opts_default(struct osp_cmp_opts *o);
 
 /* Result of comparing the significant peaks of two histograms. */
