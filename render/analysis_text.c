@@ -147,11 +147,10 @@ void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct o
 		value_text(mean, sizeof(mean), k->mean_ns, p->unit);
 		fprintf(out, "  %4u %-9s %-23s %10" PRIu64 " %11s %6.1f %6.1f", i + 1, bk, rng,
 		        k->count, mean, k->share_ops * 100, k->share_lat * 100);
-		const char *names[MAX_MATCH];
-		unsigned nm =
-		    p->unit == OSP_UNIT_NS ? osp_annotate_peak(calib, k, names, MAX_MATCH) : 0;
+		struct osp_peak_label lb[MAX_MATCH];
+		unsigned nm = osp_label_peak(calib, p, k, lb, MAX_MATCH);
 		for (unsigned j = 0; j < nm; j++)
-			fprintf(out, "%s~ %s", j ? ", " : "  ", names[j]);
+			fprintf(out, "%s%s", j ? ", " : "  consistent with ", lb[j].label);
 		if (pv && p->unit == OSP_UNIT_NS)
 			preempt_note(out, &ps.pre[i], nm ? "; " : " ");
 		fputc('\n', out);
@@ -184,14 +183,26 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 		        ",\"mean_ns\":%.0f,\"share_ops\":%.6f,\"share_lat\":%.6f",
 		        i ? "," : "", i + 1, (int)k->first - 1, (int)k->last - 1, k->lo_ns,
 		        k->hi_ns, k->count, k->mean_ns, k->share_ops, k->share_lat);
-		const char *names[MAX_MATCH];
-		unsigned nm =
-		    p->unit == OSP_UNIT_NS ? osp_annotate_peak(calib, k, names, MAX_MATCH) : 0;
+		struct osp_peak_label lb[MAX_MATCH];
+		unsigned nm = osp_label_peak(calib, p, k, lb, MAX_MATCH);
 		fputs(",\"matches\":[", out);
 		for (unsigned j = 0; j < nm; j++) {
 			fputs(j ? ",\"" : "\"", out);
-			osp_json_string(out, names[j]);
+			osp_json_string(out, lb[j].label);
 			fputc('"', out);
+		}
+		/* Each label with the calibration item and the evidence. */
+		fputs("],\"labels\":[", out);
+		for (unsigned j = 0; j < nm; j++) {
+			fprintf(out, "%s{\"label\":\"", j ? "," : "");
+			osp_json_string(out, lb[j].label);
+			fprintf(out,
+			        "\",\"wording\":\"consistent with\",\"calibration_item\":\"%s\","
+			        "\"calib_ns\":%.0f,\"calib_lo_ns\":%.0f,\"calib_hi_ns\":%.0f,"
+			        "\"evidence\":\"",
+			        lb[j].item, lb[j].calib_ns, lb[j].calib_lo_ns, lb[j].calib_hi_ns);
+			osp_json_string(out, lb[j].evidence);
+			fputs("\"}", out);
 		}
 		fputc(']', out);
 		if (pv && p->unit == OSP_UNIT_NS) {

@@ -285,6 +285,20 @@ double osp_calib_time(const struct osp_profile *p);
 unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *pk,
                            const char **names, unsigned max);
 
+/* A candidate mechanism for a peak (analysis/labels.c): the calibration
+ * item whose time and spread contain the peak's whole range and whose
+ * mechanism the profile's layer and op can show. Worded "consistent with". */
+struct osp_peak_label {
+	const char *item;  /* calibration op, "odirect_read_4k" */
+	const char *label; /* "O_DIRECT 4 KiB random read" */
+	double calib_ns, calib_lo_ns, calib_hi_ns;
+	double dist; /* octaves from the peak's mean */
+	char evidence[224];
+};
+/* Labels of peak pk of profile p, closest first, at most max. */
+unsigned osp_label_peak(const struct osp_set *calib, const struct osp_profile *p,
+                        const struct osp_peak *pk, struct osp_peak_label *out, unsigned max);
+
 /* ---- Forcible preemption (seed 000 §3.3) ----------------------------- */
 
 /* Eq. 3.5: probability that a request is forcibly preempted while profiled. */
