@@ -23,8 +23,8 @@ static const char *const reads[] = {"read", NULL};
 static const char *const syncs[] = {"sync", NULL};
 static const char *const waits[] = {"futex", "poll", "select", "epoll", "wait", "pause", NULL};
 static const char *const sleeps[] = {"sleep", "poll", "select", "epoll", "futex", NULL};
-static const char *const sock_ops[] = {"recv", "send", "read", "write", "connect", "accept",
-                                      "poll", "select", NULL};
+static const char *const sock_ops[] = {"recv",   "send", "read",   "write", "connect",
+                                       "accept", "poll", "select", NULL};
 
 static int fs_is(const struct osp_profile *p, const char *a, const char *b)
 {
@@ -79,8 +79,8 @@ static int mechanism_fits(const char *item, const struct osp_profile *p, const c
 	}
 	if (!strcmp(item, "tcp_rtt")) {
 		*why = "a socket round trip";
-		return fs_is(p, "sockfs", NULL) || (has(op, sock_ops) && !has(op, reads) &&
-		                                    strncmp(op, "write", 5));
+		return fs_is(p, "sockfs", NULL) ||
+		       (has(op, sock_ops) && !has(op, reads) && strncmp(op, "write", 5));
 	}
 	*why = "";
 	return 0;
