@@ -155,6 +155,13 @@ void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct o
 			preempt_note(out, &ps.pre[i], nm ? "; " : " ");
 		fputc('\n', out);
 	}
+	uint64_t in = 0;
+	for (unsigned i = 0; i < ps.n; i++)
+		in += ps.pk[i].count;
+	if (in < h->count)
+		fprintf(out,
+		        "  %4s %" PRIu64 " calls in hills of < %d calls between empty buckets\n",
+		        "-", h->count - in, OSP_PEAK_MIN_COUNT);
 	peaks_free(&ps);
 }
 
@@ -174,6 +181,11 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 		        ",\"nprocs\":%u,\"source\":\"%s\",\"predicted_total\":%.2f}",
 		        pv->quantum_ns, pv->nprocs, pv->source,
 		        osp_preempt_total(&p->hist, pv->quantum_ns, pv->nprocs));
+	uint64_t in = 0;
+	for (unsigned i = 0; i < ps.n; i++)
+		in += ps.pk[i].count;
+	/* Calls in outlier hills, which belong to no peak. */
+	fprintf(out, ",\"outliers\":%" PRIu64, p->hist.count - in);
 	fputs(",\"peaks\":[", out);
 	for (unsigned i = 0; i < ps.n; i++) {
 		const struct osp_peak *k = &ps.pk[i];

@@ -11,8 +11,8 @@
  *     partial warm|partial  app:pread4k  random 4 KiB reads, file cached, or cached
  *                                        but one 64 KiB chunk in 10 dropped (10 % misses)
  *   every scenario also profiles app:fstat (unchanged by the variant).
- *     preempt alone|hog     app:read0    zero-byte reads for 1 s on one CPU, alone
- *                                        or beside a CPU hog on the same CPU
+ *     preempt alone|hog|hog2  app:read0  zero-byte reads for 1 s on one CPU, alone
+ *                                        or beside one or two CPU hogs on that CPU
  *     lseek   one|two       app:lseek    20,000 lseek(SEEK_CUR) on one open file by
  *                                        1 or 2 processes (shared: f_pos lock waits)
  * DIR holds the scratch files (default /var/tmp; must be a real disk). */
@@ -266,14 +266,14 @@ static void pin(int cpu)
 		die("sched_setaffinity");
 }
 
-static void preempt(struct osp_set *s, int hog)
+static void preempt(struct osp_set *s, int hogs)
 {
 	int cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
 	pin(cpu);
-	pid_t pid = -1;
-	if (hog) {
-		pid = fork();
-		if (pid == 0)
+	pid_t pid[2] = {-1, -1};
+	for (int h = 0; h < hogs; h++) {
+		pid[h] = fork();
+		if (pid[h] == 0)
 			for (;;)
 				;
 	}
@@ -292,9 +292,9 @@ static void preempt(struct osp_set *s, int hog)
 		}
 	}
 	osp_set_metaf(s, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+	for (int h = 0; h < hogs; h++) {
+		kill(pid[h], SIGKILL);
+		waitpid(pid[h], NULL, 0);
 	}
 	close(fd);
 }
@@ -329,8 +329,9 @@ int main(int argc, char **argv)
 		cache(s, strcmp(v, "partial") ? 0 : 2);
 	else if (!strcmp(sc, "lseek") && (!strcmp(v, "one") || !strcmp(v, "two")))
 		lseek_procs(s, !strcmp(v, "two"), out);
-	else if (!strcmp(sc, "preempt") && (!strcmp(v, "alone") || !strcmp(v, "hog")))
-		preempt(s, !strcmp(v, "hog"));
+	else if (!strcmp(sc, "preempt") &&
+	         (!strcmp(v, "alone") || !strcmp(v, "hog") || !strcmp(v, "hog2")))
+		preempt(s, !strcmp(v, "hog2") ? 2 : !strcmp(v, "hog"));
 	else {
 		fprintf(stderr, "corpus_workload: unknown scenario/variant '%s %s'\n", sc, v);
 		return 2;
