@@ -74,8 +74,10 @@ static int mechanism_fits(const char *item, const struct osp_profile *p, const c
 		return layer_is(p, "irq") || has(op, sleeps);
 	}
 	if (!strcmp(item, "sched_slice")) {
-		*why = "a call that waited for the CPU (any op can be preempted)";
-		return 1;
+		/* Any op can be preempted, but an op that waits by design
+		 * (wait4, poll, futex, nanosleep) waits for something else. */
+		*why = "a call that waited for the CPU";
+		return !has(op, waits) && !has(op, sleeps) && !layer_is(p, "sched");
 	}
 	if (!strcmp(item, "tcp_rtt")) {
 		*why = "a socket round trip";
@@ -108,9 +110,11 @@ unsigned osp_label_peak(const struct osp_set *calib, const struct osp_profile *p
 		 * round the spread out to them. */
 		lo = (double)osp_bucket_lo(osp_bucket_index((uint64_t)lo, pk_r), pk_r);
 		hi = (double)osp_bucket_hi(osp_bucket_index((uint64_t)hi, pk_r), pk_r);
+		/* The item's time within an octave of the peak's mean too: a
+		 * time at the edge of a peak is not what most of it is. */
 		if (t <= 0 || t < (double)pk->lo_ns || t > (double)pk->hi_ns ||
-		    (double)pk->lo_ns < lo || (double)pk->hi_ns > hi ||
-		    !mechanism_fits(c->op, p, &why))
+		    fabs(log2(t / pk->mean_ns)) > 1 || (double)pk->lo_ns < lo ||
+		    (double)pk->hi_ns > hi || !mechanism_fits(c->op, p, &why))
 			continue;
 		struct osp_peak_label l = {0};
 		const char *name = osp_calib_label(c->op);
@@ -120,10 +124,18 @@ unsigned osp_label_peak(const struct osp_set *calib, const struct osp_profile *p
 		l.calib_lo_ns = lo;
 		l.calib_hi_ns = hi;
 		l.dist = fabs(log2(t / pk->mean_ns));
+		/* Without an fs dimension the file behind a read is unknown
+		 * (a read of /dev/zero is no page-cache read): say so. */
+		int fs_matters = !strcmp(c->op, "pagecache_read_4k") ||
+		                 !strcmp(c->op, "odirect_read_4k") ||
+		                 !strcmp(c->op, "seq_read_64k");
+		l.fs_unknown = fs_matters && !osp_profile_dim(p, "fs");
 		snprintf(l.evidence, sizeof(l.evidence),
-		         "calibration %s: median %.0f ns inside the peak, peak range inside its "
-		         "spread %.0f-%.0f ns; %s:%s can be %s",
-		         c->op, t, lo, hi, p->layer, p->op, why);
+		         "calibration %s: median %.0f ns inside the peak, within an octave of its "
+		         "mean, peak range inside its spread %.0f-%.0f ns; %s:%s can be %s%s",
+		         c->op, t, lo, hi, p->layer, p->op, why,
+		         l.fs_unknown ? " (file system unknown: record with --by fs to check)"
+		                      : "");
 		if (n < 16)
 			all[n++] = l;
 	}

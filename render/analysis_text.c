@@ -150,7 +150,8 @@ void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct o
 		struct osp_peak_label lb[MAX_MATCH];
 		unsigned nm = osp_label_peak(calib, p, k, lb, MAX_MATCH);
 		for (unsigned j = 0; j < nm; j++)
-			fprintf(out, "%s%s", j ? ", " : "  consistent with ", lb[j].label);
+			fprintf(out, "%s%s%s", j ? ", " : "  consistent with ", lb[j].label,
+			        lb[j].fs_unknown ? " (fs unknown)" : "");
 		if (pv && p->unit == OSP_UNIT_NS)
 			preempt_note(out, &ps.pre[i], nm ? "; " : " ");
 		fputc('\n', out);
@@ -209,10 +210,12 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 			fprintf(out, "%s{\"label\":\"", j ? "," : "");
 			osp_json_string(out, lb[j].label);
 			fprintf(out,
-			        "\",\"wording\":\"consistent with\",\"calibration_item\":\"%s\","
+			        "\",\"wording\":\"consistent with\",\"fs_unknown\":%s,"
+			        "\"calibration_item\":\"%s\","
 			        "\"calib_ns\":%.0f,\"calib_lo_ns\":%.0f,\"calib_hi_ns\":%.0f,"
 			        "\"evidence\":\"",
-			        lb[j].item, lb[j].calib_ns, lb[j].calib_lo_ns, lb[j].calib_hi_ns);
+			        lb[j].fs_unknown ? "true" : "false", lb[j].item, lb[j].calib_ns,
+			        lb[j].calib_lo_ns, lb[j].calib_hi_ns);
 			osp_json_string(out, lb[j].evidence);
 			fputs("\"}", out);
 		}

@@ -305,8 +305,9 @@ struct osp_peak_label {
 	const char *item;  /* calibration op, "odirect_read_4k" */
 	const char *label; /* "O_DIRECT 4 KiB random read" */
 	double calib_ns, calib_lo_ns, calib_hi_ns;
-	double dist; /* octaves from the peak's mean */
-	char evidence[224];
+	double dist;    /* octaves from the peak's mean */
+	int fs_unknown; /* a file-backed mechanism, but no fs dimension */
+	char evidence[288];
 };
 /* Labels of peak pk of profile p, closest first, at most max. */
 unsigned osp_label_peak(const struct osp_set *calib, const struct osp_profile *p,
