@@ -91,7 +91,7 @@ def main():
         if m == "EMD":
             ok &= fp == 0 and fn == 0 and top3 == len(changes)
             emd_misses = misses
-    for x in emd_misses[:40]:
+    for x in (emd_misses if verbose else emd_misses[:40]):
         print("  EMD " + x)
 
     # Peak split stability over repeats of one variant, app and real corpus.

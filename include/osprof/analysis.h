@@ -15,11 +15,10 @@
 
 /* A valley between two hills splits them into separate peaks when the lower
  * hill's top count c_top and the valley count c_v satisfy both
- *   c_top >= valley_ratio * c_v                (deep on a log scale: 3x;
- *                                               2x split repeats unstably), and
+ *   c_top >= valley_ratio * c_v                (deep on a log scale), and
  *   c_top - c_v >= valley_z * sqrt(c_top + c_v) (not counting noise).
  * Empty buckets always separate peaks. */
-#define OSP_PEAK_VALLEY_RATIO 3.0
+#define OSP_PEAK_VALLEY_RATIO 2.0
 #define OSP_PEAK_VALLEY_Z     2.0
 /* A hill (or a run between empty buckets) is a peak only with at least
  * min_count calls; smaller ones (a lone 5 ms read among 4,000, a tail of 12
@@ -27,8 +26,8 @@
  * workload: they join a neighbouring hill of their run, or, alone between
  * empty buckets, belong to no peak. The largest run is always a peak. A
  * share of the calls would not do: seed 000/002's figures have real peaks of
- * 0.2 % and 1 % of the calls. Chosen on repeated real captures, with
- * valley_ratio (docs/analysis.md, "Peak stability"). */
+ * 0.2 % and 1 % of the calls. Chosen on repeated real captures
+ * (docs/analysis.md, "Peak stability"). */
 #define OSP_PEAK_MIN_COUNT 20
 
 struct osp_peak_opts {
