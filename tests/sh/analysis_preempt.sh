@@ -91,8 +91,10 @@ import json, sys
 s = [json.loads(l) for l in open(sys.argv[1])]
 rd = [o for o in s if o["layer"] == "user" and o["op"] == "read"][0]
 q = rd["preemption"]["quantum_ns"]
-slow = [p for p in rd["peaks"] if p["lo_ns"] >= q / 8]
-assert slow, "no user:read peak at Q"
+# The slowest peak is the preempted reads' (waits of about Q); Q itself
+# comes from a calibration on a loaded machine, so only roughly.
+slow = [max(rd["peaks"], key=lambda p: p["mean_ns"])]
+assert slow[0]["mean_ns"] >= q / 4, ("no user:read peak at Q", slow, q)
 for p in slow:
     print("user:read peak %d-%d: %d calls, %d preempted switch-outs of that length: explained=%s"
           % (p["first_bucket"], p["last_bucket"], p["count"], p["preempt_measured"], p["preempt_explained"]))
