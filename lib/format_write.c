@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+#include <osprof/output.h>
 #include <osprof/profile.h>
 #include "lib/escape.h"
 
@@ -56,26 +56,14 @@ int osp_set_write(const struct osp_set *s, FILE *f)
 
 int osp_set_save(const struct osp_set *s, const char *path, char *err, size_t errlen)
 {
-	/* Write to a temporary name and rename, so an interrupted save never
-	 * leaves a half-written profile where a good one was. */
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	int rc = osp_set_write(s, f);
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc) {
+	struct osp_output o;
+	int rc = osp_output_open(&o, path, err, errlen);
+	if (rc < 0)
+		return rc;
+	if ((rc = osp_set_write(s, o.f)) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		unlink(tmp);
+		osp_output_abort(&o);
+		return rc;
 	}
-	return rc;
+	return osp_output_commit(&o, err, errlen);
 }
