@@ -20,7 +20,8 @@ const char osp_collect_opts_help[] =
     "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
     "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
     "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
-    "      --peaks RANGES    bucket ranges of the peaks, e.g. 8-10,14-18\n"
+    "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
+    "                        8-10,14-18 (or zero, ovf, latencies: 10us-1ms)\n"
     "  -v, --verbose         print the attach mode chosen for each probe\n";
 
 static const char targets_help[] =
@@ -281,6 +282,10 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 		         layers[i]->name);
 	osp_set_meta(s->set, "layers", names);
 	osp_set_metaf(s->set, "resolution", "%u", o->r);
+	/* Tells analysis that a missing state=preempted profile means none
+	 * was preempted (osp_preempt_evidence), not "not measured". */
+	if (o->split)
+		osp_set_meta(s->set, "split", o->split);
 	return 0;
 }
 

@@ -142,16 +142,25 @@ static int parse_by(const char *by, __u32 *code)
 	return -EINVAL;
 }
 
-/* One endpoint of a --peaks range: a bucket index, or a latency with a unit
- * ("10us"), which names the bucket holding it. */
+/* One endpoint of a --peaks range: a bucket number b = floor(r log2 ns) as
+ * `osprof peaks` prints it (the file's bucket index minus one, so ranges copy
+ * over unchanged), "zero" or "ovf", or a latency with a unit ("10us"), which
+ * names the bucket holding it. */
 static int parse_peak_end(const char *s, unsigned r, __u32 *out)
 {
 	char *end;
+	unsigned nb = osp_nbuckets(r);
+	if (!strcmp(s, "zero") || !strcmp(s, "ovf")) {
+		*out = s[0] == 'z' ? 0 : nb - 1;
+		return 0;
+	}
 	unsigned long v = strtoul(s, &end, 10);
 	if (end != s && *end == '\0') {
-		if (v >= osp_nbuckets(r))
+		/* b runs 0 .. nb - 3; nb - 2 is the overflow bucket, as
+		 * `peaks --json` numbers it. */
+		if (*s == '-' || v + 1 >= nb)
 			return -EINVAL;
-		*out = (__u32)v;
+		*out = (__u32)v + 1;
 		return 0;
 	}
 	uint64_t ns;
@@ -226,9 +235,10 @@ static int parse_correlate(const struct osp_session *s, struct osp_sys_opts *o)
 	}
 	if (osp_parse_peaks(s->peaks, s->r, o->peak_lo, o->peak_hi, OSP_SYS_PEAKS, &o->npeaks)) {
 		fprintf(stderr,
-		        "osprof: --peaks %s: expected up to %d ranges LO-HI of bucket indices "
-		        "(0..%u) or latencies (10us-50us)\n",
-		        s->peaks, OSP_SYS_PEAKS, osp_nbuckets(s->r) - 1);
+		        "osprof: --peaks %s: expected up to %d ranges LO-HI of bucket numbers "
+		        "as 'osprof peaks' prints them (0..%u, zero, ovf) or latencies "
+		        "(10us-50us)\n",
+		        s->peaks, OSP_SYS_PEAKS, osp_nbuckets(s->r) - 3);
 		return -EINVAL;
 	}
 	return 0;
