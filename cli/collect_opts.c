@@ -249,6 +249,18 @@ static int add_layers(const char *cmd, const struct osp_collect_opts *o,
 	free(copy);
 	if (!*nlayers)
 		return osp_usage_err(cmd, "-l/--layers: no layer given");
+	/* Table order: a layer's objects load after those of the layers above
+	 * it, whose per-thread state they read (measured nesting). */
+	int n = 0;
+	for (int i = 0; osp_layers[i]; i++)
+		for (int j = n; j < *nlayers; j++)
+			if (layers[j] == osp_layers[i]) {
+				const struct osp_layer *t = layers[n];
+				layers[n] = layers[j];
+				layers[j] = t;
+				n++;
+				break;
+			}
 	return 0;
 }
 

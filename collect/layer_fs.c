@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf_fast.h"
@@ -20,6 +21,8 @@
 #include "collect/fs_fuse.h"
 #include "collect/kfunc.h"
 #include "collect/kl_util.h"
+#include "collect/nest.h"
+#include "collect/bpf/syscall.h"
 #include "fs.skel.h"
 
 struct fs_state {
@@ -36,6 +39,9 @@ struct fs_state {
 	struct osp_bpf_stats stats;
 	struct osp_bpf_fast plain; /* plain profiles (no --by, -i, --split) */
 	int acquired;
+	int exported;     /* fs_stacks is the nesting parent of block and lock */
+	__u32 nest_n;     /* entries of fs_nest (plain parent tables), 0: none */
+	__u64 *nest_prev; /* their totals at the previous reset */
 };
 
 /* OSPROF_FS_SUBSYS=ext4,jbd2 narrows discovery (fewer probes, e.g. tests). */
@@ -64,6 +70,9 @@ static void fs_destroy(struct osp_session *s, int slot)
 	struct fs_state *st = s->layer_state[slot];
 	if (!st)
 		return;
+	if (st->exported)
+		osp_nest_export_fs(-1, NULL, NULL);
+	free(st->nest_prev);
 	kl_links_destroy(st->links, st->nlinks);
 	for (size_t i = 0; i < st->nraw; i++)
 		close(st->rawfds[i]);
@@ -77,6 +86,17 @@ static void fs_destroy(struct osp_session *s, int slot)
 		osp_bpf_common_release(s);
 	free(st);
 	s->layer_state[slot] = NULL;
+}
+
+/* Names pair `pair` as a parent of block requests and lock waits. */
+static int pair_name(void *ctx, unsigned pair, const char **op, const char **fs)
+{
+	struct fs_state *st = ctx;
+	if (pair >= st->pairs.n)
+		return -1;
+	*op = st->pairs.v[pair].op;
+	*fs = st->pairs.v[pair].subsys;
+	return 0;
 }
 
 static int fs_prepare_(struct osp_session *s, int slot)
@@ -131,13 +151,26 @@ static int fs_prepare_(struct osp_session *s, int slot)
 		                            st->skel->maps.fs_minmax, (__u32)st->pairs.n, s->r,
 		                            !cfg->by && !cfg->slice_ns && !cfg->split_preempt)))
 			return rc;
+		/* plain parent tables: one counter per (pair, system call) */
+		int plain = !cfg->by && !cfg->slice_ns && !cfg->split_preempt;
+		st->nest_n = plain && (cfg->nest & OSP_NEST_SYS)
+		                 ? (__u32)st->pairs.n * OSP_NEST_SYS_SLOTS
+		                 : 0;
+		bpf_map__set_max_entries(st->skel->maps.fs_nest, st->nest_n ? st->nest_n : 1);
+		free(st->nest_prev);
+		if (st->nest_n && !(st->nest_prev = calloc(st->nest_n, sizeof(__u64))))
+			return -ENOMEM;
 		bpf_program__set_autoload(st->skel->progs.fs_event_raw, st->raw_ok);
 		libbpf_print_fn_t old = st->raw_ok ? libbpf_set_print(NULL) : NULL;
 		rc = fs_bpf__load(st->skel);
 		if (st->raw_ok)
 			libbpf_set_print(old);
-		if (!rc)
+		if (!rc) {
+			/* block and lock, prepared next, read the fs op in flight */
+			osp_nest_export_fs(bpf_map__fd(st->skel->maps.fs_stacks), pair_name, st);
+			st->exported = 1;
 			return 0;
+		}
 		fs_bpf__destroy(st->skel);
 		st->skel = NULL;
 		if (!st->raw_ok) {
@@ -257,14 +290,54 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	return 0;
 }
 
+/* The plain parent tables (fs_nest): per pair, its calls under each system
+ * call since the previous reset, added to the pair's profile. */
+static int nest_collect(struct osp_session *s, struct fs_state *st, int reset)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(st->skel->maps.fs_nest), rc = 0;
+	if (ncpu <= 0)
+		return -EINVAL;
+	__u64 *v = calloc((size_t)ncpu, sizeof(*v)), tab[OSP_NEST_SYS_SLOTS];
+	if (!v)
+		return -ENOMEM;
+	for (__u32 pair = 0; pair < st->pairs.n && !rc; pair++) {
+		__u64 any = 0;
+		for (__u32 c = 0; c < OSP_NEST_SYS_SLOTS; c++) {
+			__u32 i = pair * OSP_NEST_SYS_SLOTS + c;
+			__u64 sum = 0;
+			if (!bpf_map_lookup_elem(fd, &i, v))
+				for (int k = 0; k < ncpu; k++)
+					sum += v[k];
+			tab[c] = sum - st->nest_prev[i];
+			if (reset)
+				st->nest_prev[i] = sum;
+			any |= tab[c];
+		}
+		struct osp_hkey k = {.op = pair};
+		struct osp_profile *p;
+		if (!any || osp_bpf_profile_of(s, "fs", desc, st, &k, &p))
+			continue;
+		rc = osp_nest_add_sys_table(p, tab);
+	}
+	free(v);
+	return rc;
+}
+
 static int fs_collect(struct osp_session *s, int slot, int reset)
 {
 	struct fs_state *st = s->layer_state[slot];
 	int rc = 0;
 	if (st->skel) {
-		rc = st->plain.nops ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
-		                    : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist),
-		                                         "fs", desc, st, reset);
+		/* Parents first: a call ending between the two reads then adds to
+		 * the count only, never a parent to a call not counted. */
+		if (st->nest_n)
+			rc = nest_collect(s, st, reset);
+		if (!rc)
+			rc = st->plain.nops
+			         ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
+			         : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist), "fs",
+			                              desc, st, reset);
+		osp_nest_check(s->set);
 		if (!rc)
 			rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	}

@@ -14,9 +14,34 @@ static void write_buckets(FILE *f, const uint64_t *b, unsigned n)
 	fputc('\n', f);
 }
 
+/* Measured nesting: "parent COUNT LAYER OP [NAME=VALUE ...]" per enclosing
+ * op, "outside COUNT LAYER" for the calls that ran outside any op of LAYER. */
+static void write_parents(FILE *f, const struct osp_profile *p)
+{
+	for (size_t i = 0; i < p->nparents; i++) {
+		const struct osp_parent *e = &p->parents[i];
+		fprintf(f, "%s %llu ", e->op ? "parent" : "outside", (unsigned long long)e->count);
+		osp_escape_write(f, e->layer);
+		if (e->op) {
+			fputc(' ', f);
+			osp_escape_write(f, e->op);
+		}
+		for (unsigned d = 0; d < e->ndims; d++) {
+			fprintf(f, " %s=", e->dims[d].name);
+			osp_escape_write(f, e->dims[d].value);
+		}
+		fputc('\n', f);
+	}
+}
+
 int osp_set_write(const struct osp_set *s, FILE *f)
 {
-	fprintf(f, "osprof-profile-set 1\n");
+	/* Version 2 only adds parent tables: a set without them is written as
+	 * version 1, readable by every osprof. */
+	int v2 = 0;
+	for (size_t i = 0; i < s->n && !v2; i++)
+		v2 = s->profiles[i]->nparents > 0;
+	fprintf(f, "osprof-profile-set %d\n", v2 ? 2 : 1);
 	fprintf(f, "r %u\n", s->r);
 	fprintf(f, "slice_ns %llu\n", (unsigned long long)s->slice_ns);
 	for (size_t i = 0; i < s->nmeta; i++) {
@@ -49,6 +74,7 @@ int osp_set_write(const struct osp_set *s, FILE *f)
 			fprintf(f, "slice %llu", (unsigned long long)p->slices[j].index);
 			write_buckets(f, p->slices[j].buckets, h->nbuckets);
 		}
+		write_parents(f, p);
 	}
 	fprintf(f, "end %zu\n", s->n);
 	return ferror(f) ? -EIO : 0;
