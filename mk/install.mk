@@ -30,7 +30,11 @@ MAN_DIR := $(BUILD)/man
 MAN_STAMP := $(MAN_DIR)/.stamp
 PC_FILE := $(BUILD)/osprof.pc
 
-.PHONY: man install uninstall
+.PHONY: man install install-files uninstall
+# What install copies (debian/rules builds these first, then installs).
+INSTALL_FILES := $(OSPROF) $(SHARED_LIB) $(STATIC_LIB) $(PRELOAD) $(BUILD)/libosprof-darc-agent.so \
+	$(MAN_STAMP)
+install-files: $(INSTALL_FILES)
 man: $(MAN_STAMP)
 all: $(MAN_STAMP) $(PC_FILE)
 
@@ -45,7 +49,7 @@ $(PC_FILE): dist/osprof.pc.in include/osprof/osprof.h mk/install.mk
 	mv $@.tmp $@
 
 # The pkg-config file depends on PREFIX/LIBDIR: always regenerated at install.
-install: $(OSPROF) $(SHARED_LIB) $(STATIC_LIB) $(PRELOAD) $(BUILD)/libosprof-darc-agent.so $(MAN_STAMP)
+install: $(INSTALL_FILES)
 	rm -f $(PC_FILE) && $(MAKE) --no-print-directory $(PC_FILE)
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(HELPERDIR) \
 		$(DESTDIR)$(INCLUDEDIR)/osprof $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5 \
