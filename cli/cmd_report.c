@@ -119,7 +119,8 @@ int cmd_report(int argc, char **argv)
 			/* One output format per run: a second one is a mistake,
 			 * not a choice to make silently. */
 			if (format && format != c)
-				return osp_usage_err("report", "--json and --csv exclude each other");
+				return osp_usage_err("report",
+				                     "--json and --csv exclude each other");
 			format = c;
 			break;
 		case 'h':

@@ -51,8 +51,9 @@ static void json_buckets(FILE *out, const struct osp_hist *h, const uint64_t *b)
  * so a consumer of the stream knows where and how it was measured. */
 static void json_meta(FILE *out, const struct osp_set *s, size_t n)
 {
-	fprintf(out, "{\"type\":\"meta\",\"r\":%u,\"slice_ns\":%" PRIu64
-	             ",\"profiles\":%zu,\"profiles_in_file\":%zu,\"meta\":{",
+	fprintf(out,
+	        "{\"type\":\"meta\",\"r\":%u,\"slice_ns\":%" PRIu64
+	        ",\"profiles\":%zu,\"profiles_in_file\":%zu,\"meta\":{",
 	        s->r, s->slice_ns, n, s->n);
 	for (size_t i = 0; i < s->nmeta; i++) {
 		fputs(i ? ",\"" : "\"", out);

@@ -37,7 +37,11 @@ static void print_header(FILE *out, const struct osp_set *s)
 
 static void fmt_cell(char *b, size_t n, uint64_t v, enum osp_unit u)
 {
-	if (u == OSP_UNIT_NS)
+	/* Only the overflow bucket (negative deltas) reaches 2^63: its values
+	 * are no durations, so do not print them as 9223372036.85 s. */
+	if (v >= (UINT64_C(1) << 63))
+		snprintf(b, n, "overflow");
+	else if (u == OSP_UNIT_NS)
 		osp_format_ns(v, b, (unsigned)n);
 	else
 		snprintf(b, n, "%" PRIu64, v);
@@ -160,11 +164,13 @@ static void print_summary(FILE *out, struct osp_set *s, const struct osp_report_
 				}
 			if (i)
 				fputc('\n', out);
-			osp_format_ns(layer_total, tot, sizeof(tot));
-			fprintf(out, "LAYER %s: %zu profile%s, total latency %s\n", cur, np,
-			        np == 1 ? "" : "s", tot);
-			fprintf(out, "%-*s %10s %11s %6s %6s %11s %11s %11s", lw, "PROFILE", "COUNT",
-			        "TOTAL", "SHARE", "CUM", "MEAN", "MIN", "MAX");
+			fmt_cell(tot, sizeof(tot), layer_total, OSP_UNIT_NS);
+			fprintf(out, "LAYER %s: %zu profile%s", cur, np, np == 1 ? "" : "s");
+			if (layer_total)
+				fprintf(out, ", total latency %s", tot);
+			fputc('\n', out);
+			fprintf(out, "%-*s %10s %11s %6s %6s %11s %11s %11s", lw, "PROFILE",
+			        "COUNT", "TOTAL", "SHARE", "CUM", "MEAN", "MIN", "MAX");
 			for (unsigned j = 0; j < o->npcts; j++) {
 				snprintf(pc, sizeof(pc), "P%g", o->pcts[j]);
 				fprintf(out, " %11s", pc);
@@ -175,11 +181,12 @@ static void print_summary(FILE *out, struct osp_set *s, const struct osp_report_
 		fmt_cell(mean, sizeof(mean), h->count ? h->total / h->count : 0, p->unit);
 		fmt_cell(mn, sizeof(mn), h->count ? h->min : 0, p->unit);
 		fmt_cell(mx, sizeof(mx), h->max, p->unit);
-		fprintf(out, "%-*s %10" PRIu64 " %11s", lw, osp_profile_label(p, label, sizeof(label)),
-		        h->count, tot);
+		fprintf(out, "%-*s %10" PRIu64 " %11s", lw,
+		        osp_profile_label(p, label, sizeof(label)), h->count, tot);
 		if (layer_total && p->unit == OSP_UNIT_NS) {
 			cum += h->total;
-			fprintf(out, " %5.1f%% %5.1f%%", 100.0 * (double)h->total / (double)layer_total,
+			fprintf(out, " %5.1f%% %5.1f%%",
+			        100.0 * (double)h->total / (double)layer_total,
 			        100.0 * (double)cum / (double)layer_total);
 		} else {
 			fprintf(out, " %6s %6s", "-", "-");
