@@ -107,6 +107,8 @@ static int plot_png(const struct osp_set *a, const struct osp_plot_opts *o, cons
 		rc = OSP_EXIT_USAGE;
 	} else if (fclose(f) == 0) {
 		rc = run_gnuplot(script);
+		if (rc != OSP_EXIT_OK)
+			unlink(out); /* no half-written PNG */
 	}
 	unlink(script);
 	return rc;
@@ -207,6 +209,14 @@ int cmd_plot(int argc, char **argv)
 		osp_set_free(b);
 		return OSP_EXIT_FAIL;
 	}
+	/* Checked before any output file exists, so a refused plot leaves none
+	 * (the renderers check it too, but only once the file is open). */
+	if (o.heatmap > 0 && !a->slice_ns) {
+		osp_set_free(a);
+		osp_set_free(b);
+		return osp_usage_err(
+		    "plot", "--heatmap: %s is not time-sliced (record it with -i DUR)", file);
+	}
 	o.b = b;
 	o.name_a = file;
 	o.name_b = diff;
@@ -236,6 +246,9 @@ int cmd_plot(int argc, char **argv)
 				osp_err("plot: %s: %s", out, strerror(errno));
 				rc = OSP_EXIT_FAIL;
 			}
+			/* A failed render leaves no partial file behind. */
+			if (rc != OSP_EXIT_OK && f != stdout)
+				unlink(out);
 		}
 	}
 	osp_set_free(a);
