@@ -127,7 +127,8 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 			osp_set_free(v->last);
 			v->last = iv;
 			iv = NULL;
-			v->last_secs = (double)(now - prev) / 1e9;
+			v->last_secs =
+			    (double)(src->poll_span_ns ? src->poll_span_ns : now - prev) / 1e9;
 			prev = now;
 			v->ticks++;
 		}
