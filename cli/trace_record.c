@@ -20,7 +20,7 @@
 static const char usage[] =
     "usage: osprof trace record [-a | -p PID[,PID] | -c CGROUP | -- CMD [ARGS]] -w DIR\n"
     "                           [-G SECONDS] [-C MB] [--max-disk MB] [--archive DIR]\n"
-    "                           [--zstd] [--layers fs,block] [-d DURATION] [-v]\n\n"
+    "                           [--zstd] [--layers fs,block] [-d DURATION] [-v] [-q]\n\n"
     "Records every file-system system call of the targets (open, read, write, their\n"
     "positional and vector forms, lseek, fsync, the stat family, getdents, unlink,\n"
     "rename, mkdir, rmdir, truncate, mmap of files, close, ...) with its start time,\n"

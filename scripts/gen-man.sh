@@ -17,6 +17,16 @@ trap 'rm -f "$see"' EXIT
 # OSPROF-COMMAND and keep "osprof COMMAND" in the NAME line.
 page() { # page NAME SUMMARY COMMAND-LINE
 	{
+		# A command with subcommands (trace) documents each one too, from
+		# its own --help, in a section of its own.
+		# shellcheck disable=SC2086
+		for sub in $($3 --help 2>/dev/null | awk '/^Subcommands:/{on=1; next} on && /^  [a-z]/{print $1} on && /^$/{on=0}'); do
+			echo "[${1^^} ${sub^^}]"
+			echo '.nf'
+			# shellcheck disable=SC2086
+			$3 "$sub" --help 2>&1 | sed -e 's/\\/\\e/g' -e 's/^[.'"'"']/\\\&&/' -e 's/-/\\-/g'
+			echo '.fi'
+		done
 		echo '[SEE ALSO]'
 		echo '.BR osprof (1),'
 		sed -n 's/^OSP_CMD(\([a-z_]*\),.*/.BR osprof-\1 (1),/p' "$root/cli/commands.def"

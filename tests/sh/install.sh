@@ -77,6 +77,10 @@ for c in $(sed -n 's/^OSP_CMD(\([a-z_]*\),.*/\1/p' "$ROOT/cli/commands.def"); do
 		fail "osprof-$c.1 lacks $opt"
 done
 
+# Subcommands (trace) are documented in their command's page.
+MANWIDTH=200 man -l "$D/usr/share/man/man1/osprof-trace.1" 2>/dev/null | grep -q -- '--rotate-time' ||
+	fail "osprof-trace.1 lacks trace record's options"
+
 # bash completion: commands, options of a command, layers.
 comp() { # comp WORD... : completions of the last word
 	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _osprof; printf "%s\n" "${COMPREPLY[@]}"' \
