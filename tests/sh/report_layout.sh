@@ -67,6 +67,12 @@ echo "$out" | awk '/^[a-z]+:.*\((nsecs|usecs|msecs|bytes)\)$/ { t = $NF; gsub(/[
 echo "$out" | grep -E '9223372036|18446744073|13043817825' && fail "overflow values printed as durations"
 echo "$out" | grep -Eq '^ +1 ovf +>= 2\^63 \(overflow\) +1 +- ' || fail "overflow peak row: $(echo "$out" | grep ovf)"
 
+# Histogram columns widen for values past bcc's 10 digits (-n on 5.6 h):
+# every row's " : " stays in the header's column.
+printf 'osprof-profile-set 1\nr 1\nslice_ns 0\nprofile syscall poll\nstats 3 30000000000000 10 20000000000000\nbuckets 4:1 44:1 45:1\nend 1\n' >"$TMP/w.osp"
+"$OSPROF" report -n "$TMP/w.osp" | awk '/^syscall:poll \(nsecs\)$/{on=1; next} on && / : /{print index($0, " : ")} on && /^$/{exit}' | sort -u >"$TMP/cols"
+expect_eq "one ' : ' column in a wide histogram" "$(wc -l <"$TMP/cols")" 1
+
 # --json: the metadata first and once, then the profiles.
 json=$("$OSPROF" report --json "$f") || fail "json exit"
 python3 - "$json" <<'PY' || fail "json meta record"
