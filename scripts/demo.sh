@@ -49,7 +49,7 @@ out=${OSPROF_DEMO_OUT:-demo.osp}
 # Characteristic times of this machine, once per host, so the report can say
 # which peak is a cache hit, a disk read, a context switch...
 calib=${OSPROF_CALIBRATION:-/var/lib/osprof/calibration-$(hostname).osp}
-if [ ! -s "$calib" ] && [ -w "$(dirname "$calib")" -o "$(id -u)" -eq 0 ]; then
+if [ ! -s "$calib" ] && { [ -w "$(dirname "$calib")" ] || [ "$(id -u)" -eq 0 ]; }; then
 	mkdir -p "$(dirname "$calib")"
 	"$bdir/osprof" calibrate -q -o "$calib"
 fi

@@ -1,6 +1,8 @@
 # bash completion for osprof. Commands, options, layers and op names come
 # from the osprof being completed (osprof --help, osprof CMD --help,
 # osprof list, osprof list LAYER), so they follow the binary.
+# COMPREPLY=($(compgen ...)) is the idiom of completion functions:
+# shellcheck disable=SC2207
 
 # Option names of one command (OSPROF CMD [SUBCMD]), from its --help text.
 _osprof_opts() {
