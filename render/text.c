@@ -71,7 +71,8 @@ static struct layer_acc *layer_acc_find(struct layer_acc *acc, unsigned *n, cons
 	return &acc[(*n)++];
 }
 
-/* Sections in order of their layer's total latency (set by sort_sections). */
+/* Sections in order of their layer's total latency, for the comparator:
+ * qsort takes no context argument (set and cleared by sort_sections). */
 static struct layer_acc *g_acc;
 static unsigned g_nacc;
 
