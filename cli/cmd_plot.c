@@ -231,6 +231,14 @@ int cmd_plot(int argc, char **argv)
 		osp_set_free(b);
 		return OSP_EXIT_FAIL;
 	}
+	/* Checked before any output file exists, so a refused plot leaves none
+	 * (the renderers check it too, but only once the file is open). */
+	if (o.heatmap > 0 && !a->slice_ns) {
+		osp_set_free(a);
+		osp_set_free(b);
+		return osp_usage_err(
+		    "plot", "--heatmap: %s is not time-sliced (record it with -i DUR)", file);
+	}
 	o.b = b;
 	o.name_a = file;
 	o.name_b = diff;

@@ -22,7 +22,8 @@ const char osp_collect_opts_help[] =
     "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
     "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
     "                        8-10,14-18 (or zero, ovf, latencies: 10us-1ms)\n"
-    "  -v, --verbose         print the attach mode chosen for each probe\n";
+    "  -v, --verbose         print the attach mode chosen for each probe\n"
+    "  -q, --quiet           no progress line (shown only when stderr is a terminal)\n";
 
 static const char targets_help[] =
     "  -a, --all             the whole system\n"
@@ -68,6 +69,7 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	    {"correlate", required_argument, 0, OPT_CORRELATE},
 	    {"peaks", required_argument, 0, OPT_PEAKS},
 	    {"verbose", no_argument, 0, 'v'},
+	    {"quiet", no_argument, 0, 'q'},
 	    {"all", no_argument, 0, 'a'},
 	    {"pid", required_argument, 0, 'p'},
 	    {"cgroup", required_argument, 0, 'c'},
@@ -83,7 +85,7 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	opterr = 0;
 	int c;
 	/* '+': stop at the first non-option, which starts the command to run. */
-	while ((c = getopt_long(argc, argv, "+:l:r:i:d:o:vap:c:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:l:r:i:d:o:vqap:c:h", longopts, NULL)) != -1) {
 		int bad_target = !targets && (c == 'a' || c == 'p' || c == 'c' || c == OPT_COMM);
 		if (bad_target)
 			return osp_usage_err(cmd, "%s is not an option of this command",
@@ -136,6 +138,9 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 			break;
 		case OPT_PEAKS:
 			o->peaks = optarg;
+			break;
+		case 'q':
+			o->quiet = 1;
 			break;
 		case 'v':
 			o->verbose++;

@@ -16,6 +16,7 @@ struct osp_collect_opts {
 	pid_t *pids;
 	size_t npids;
 	int all, verbose;
+	int quiet; /* -q: no progress line */
 };
 
 /* Help text for the shared options, to embed in each command's --help. */

@@ -107,7 +107,7 @@ struct replay {
 	struct osp_set *file;
 	uint64_t next, last; /* slice indexes still to play */
 	unsigned polls;
-	int done;
+	int done, sliced;
 };
 
 /* Adds n operations of bucket idx; their values are unknown, so the total
@@ -161,6 +161,10 @@ static int replay_poll(struct top_source *src, struct osp_set *into)
 			if (p->slices[lo].buckets[k])
 				add_bucket(&q->hist, k, p->slices[lo].buckets[k]);
 	}
+	/* Rates are per recorded slice; an unsliced file arrives at once, its
+	 * rates over the recording's duration when the file says it. */
+	src->poll_span_ns =
+	    f->slice_ns && rp->sliced ? f->slice_ns : osp_meta_u64(f, "duration_ns");
 	if (rp->next >= rp->last)
 		rp->done = 1;
 	rp->next++;
@@ -199,6 +203,7 @@ int top_source_replay(struct top_source *src, const char *file)
 			rp->last = p->slices[p->nslices - 1].index;
 	}
 	rp->next = sliced ? first : 0;
+	rp->sliced = sliced;
 	src->cum = osp_set_new(rp->file->r);
 	if (!src->cum) {
 		osp_set_free(rp->file);

@@ -20,6 +20,6 @@ wait $w 2>/dev/null
 	fail "no writes on $KL_DEV"
 # several 200 ms slices hold fsyncs
 "$OSPROF" report --slices "$TMP/r.osp" >"$TMP/slices"
-n=$(awk '/^fs:ext4_sync_file fs=ext4 \(ns\)/,/^$/' "$TMP/slices" | grep -Ec '^ *[0-9]+\.[0-9]+s \|')
+n=$(awk '/^fs:ext4_sync_file fs=ext4 \([mun]secs\)/,/^$/' "$TMP/slices" | grep -Ec '^ *[0-9]+\.[0-9]+s \|')
 [ "$n" -ge 3 ] || fail "expected >= 3 slices of ext4_sync_file, found $n: $(head -40 "$TMP/slices")"
 exit 0
