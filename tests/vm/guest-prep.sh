@@ -13,4 +13,5 @@ mkfs.ext4 -q -F /dev/shm/scratch.img
 mount -o loop /dev/shm/scratch.img /tmp
 chmod 1777 /tmp
 export TMPDIR=/tmp
+[ -e /dev/fd ] || ln -s /proc/self/fd /dev/fd # bash process substitution
 ip link set lo up 2>/dev/null || true

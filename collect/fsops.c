@@ -1,0 +1,306 @@
+/* The generic fs layer: loading, attaching and reading (fsops.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collect/bpf_common.h"
+#include "collect/bpf/kl_types.h"
+#include "collect/fsops.h"
+#include "collect/fsops_discover.h"
+#include "collect/kl_util.h"
+#include "fsops.skel.h"
+
+#define KPROBE_PMU "/sys/bus/event_source/devices/kprobe/type"
+
+struct fsops_probe {
+	struct fsops_fn fn;
+	enum osp_attach_mode mode;
+	struct fsops_bpf *skel;
+	struct bpf_link *links[2];
+	struct osp_bpf_stats stats;
+};
+
+struct fsops {
+	unsigned by;
+	struct fsops_found found;
+	struct fsops_probe *v; /* the functions loaded; v[0] owns the shared maps */
+	size_t n;
+	char refused[512]; /* functions no mode could load, for one line */
+};
+
+/* The first mode to try: fentry unless OSPROF_ATTACH=kprobe asks for the
+ * fallback (tests use it to compare both). */
+static int kprobe_forced(void)
+{
+	const char *e = getenv("OSPROF_ATTACH");
+	return e && !strcmp(e, "kprobe");
+}
+
+/* Opens and loads one function's object in mode m; 0 or -errno. */
+static int load_one(struct osp_session *s, struct fsops *f, struct fsops_probe *p,
+                    enum osp_attach_mode m)
+{
+	struct fsops_bpf *k = fsops_bpf__open();
+	if (!k)
+		return -errno;
+	int rc = OSP_BPF_SETUP(k, s);
+	if (rc)
+		goto fail;
+	k->rodata->func_id = (__u32)f->n;
+	k->rodata->arg_idx = p->fn.arg_idx;
+	k->rodata->arg_kind = p->fn.kind;
+	((struct osp_bpf_cfg *)&k->rodata->osp_cfg)->by = f->by;
+	int fentry = m == OSP_ATTACH_FENTRY;
+	bpf_program__set_autoload(k->progs.fsops_probe, false);
+	bpf_program__set_autoload(k->progs.fo_fentry, fentry);
+	bpf_program__set_autoload(k->progs.fo_fexit, fentry);
+	bpf_program__set_autoload(k->progs.fo_kprobe, !fentry);
+	bpf_program__set_autoload(k->progs.fo_kretprobe, !fentry);
+	if (fentry) {
+		bpf_program__set_attach_target(k->progs.fo_fentry, 0, p->fn.name);
+		bpf_program__set_attach_target(k->progs.fo_fexit, 0, p->fn.name);
+	}
+	if (f->n) { /* every instance shares the first one's maps */
+		struct fsops_bpf *o = f->v[0].skel;
+		if ((rc = bpf_map__reuse_fd(k->maps.fsops_stacks, bpf_map__fd(o->maps.fsops_stacks))) ||
+		    (rc = bpf_map__reuse_fd(k->maps.fsops_hist, bpf_map__fd(o->maps.fsops_hist))) ||
+		    (rc = bpf_map__reuse_fd(k->maps.fsops_types, bpf_map__fd(o->maps.fsops_types))))
+			goto fail;
+	} else {
+		bpf_map__set_max_entries(k->maps.fsops_stacks, osp_bpf_thread_slots());
+	}
+	if ((rc = fsops_bpf__load(k)))
+		goto fail;
+	p->skel = k;
+	p->mode = m;
+	return 0;
+fail:
+	fsops_bpf__destroy(k);
+	return rc;
+}
+
+static void add_name(char *buf, size_t len, const char *name)
+{
+	size_t l = strlen(buf);
+	if (l + strlen(name) + 8 < len)
+		snprintf(buf + l, len - l, "%s%s", l ? ", " : "", name);
+	else if (l + 6 < len && !strstr(buf, ", ..."))
+		snprintf(buf + l, len - l, ", ...");
+}
+
+static void types_of(const struct fsops_found *fd, char *buf, size_t len)
+{
+	buf[0] = 0;
+	for (size_t i = 0; i < fd->nfs; i++)
+		add_name(buf, len, fd->fs[i].type);
+}
+
+int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
+{
+	*out = NULL;
+	const char *off = getenv("OSPROF_FSOPS");
+	if (off && !strcmp(off, "off"))
+		return 0;
+	struct fsops *f = calloc(1, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	f->by = by;
+	int rc = fsops_discover(s->fs_types, &f->found);
+	if (rc) {
+		free(f);
+		return rc;
+	}
+	char types[256];
+	types_of(&f->found, types, sizeof(types));
+	if (*f->found.unseen)
+		fprintf(stderr, "osprof: fs: cannot read the VFS ops of %s\n", f->found.unseen);
+	if (!f->found.nfs || !f->found.nfn) {
+		if (s->fs_types)
+			fprintf(stderr, "osprof: fs: --fs %s: no mounted file system of %s to time\n",
+			        s->fs_types, strchr(s->fs_types, ',') ? "these types" : "that type");
+		fsops_free(f);
+		return 0;
+	}
+	f->v = calloc(f->found.nfn, sizeof(*f->v));
+	if (!f->v) {
+		fsops_free(f);
+		return -ENOMEM;
+	}
+	/* fentry first (cheaper per call), kprobe where the kernel refuses it;
+	 * when the first function's fentry is refused, the rest go straight to
+	 * kprobes. Functions no mode loads are left out, named once. */
+	int have_kprobe = access(KPROBE_PMU, F_OK) == 0, fentry_ok = !kprobe_forced();
+	char why_fentry[96] = "not tried: OSPROF_ATTACH=kprobe", why_kprobe[96] = "";
+	if (!have_kprobe)
+		snprintf(why_kprobe, sizeof(why_kprobe), "not in this kernel: no %s", KPROBE_PMU);
+	libbpf_print_fn_t old = libbpf_set_print(NULL);
+	for (size_t i = 0; i < f->found.nfn; i++) {
+		struct fsops_probe *p = &f->v[f->n];
+		p->fn = f->found.fn[i];
+		rc = -EOPNOTSUPP;
+		if (fentry_ok && (rc = load_one(s, f, p, OSP_ATTACH_FENTRY)) && f->n == 0) {
+			fentry_ok = 0; /* the kernel refuses fentry itself, not this function */
+			snprintf(why_fentry, sizeof(why_fentry), "refused at BPF load: %s",
+			         strerror(-rc));
+		}
+		if (rc && have_kprobe && (rc = load_one(s, f, p, OSP_ATTACH_KPROBE)) &&
+		    !*why_kprobe)
+			snprintf(why_kprobe, sizeof(why_kprobe), "refused: %s", strerror(-rc));
+		if (rc) {
+			add_name(f->refused, sizeof(f->refused), p->fn.name);
+			memset(p, 0, sizeof(*p));
+			continue;
+		}
+		f->n++;
+	}
+	libbpf_set_print(old);
+	if (!f->n) {
+		fprintf(stderr,
+		        "osprof: fs: cannot see the VFS operations of %s here: fentry/fexit %s, "
+		        "kprobe/kretprobe %s; a kernel with BPF trampolines (fentry) or "
+		        "CONFIG_KPROBES would time them (tracepoint pairs only)\n",
+		        types, why_fentry, why_kprobe);
+		fsops_free(f);
+		return 0;
+	}
+	if (*f->refused)
+		fprintf(stderr, "osprof: fs: going on without %s (no attach mode loads them)\n",
+		        f->refused);
+	/* the profiled types: their file_system_type addresses in the map */
+	int tfd = bpf_map__fd(f->v[0].skel->maps.fsops_types);
+	for (size_t i = 0; i < f->found.nfs; i++) {
+		__u32 ix = (__u32)i;
+		if (bpf_map_update_elem(tfd, &f->found.fs[i].s_type, &ix, 0)) {
+			rc = -errno;
+			fsops_free(f);
+			return rc;
+		}
+	}
+	if (s->verbose)
+		fprintf(stderr, "osprof: fs: %zu VFS op functions of %s\n", f->n, types);
+	*out = f;
+	return 0;
+}
+
+int fsops_attach(struct osp_session *s, struct fsops *f)
+{
+	for (size_t i = 0; i < f->n; i++) {
+		struct fsops_probe *p = &f->v[i];
+		struct fsops_bpf *b = p->skel;
+		/* exits first: an entry whose exit probe is not there yet stays open */
+		if (p->mode == OSP_ATTACH_FENTRY) {
+			p->links[1] = bpf_program__attach(b->progs.fo_fexit);
+			p->links[0] = p->links[1] ? bpf_program__attach(b->progs.fo_fentry) : NULL;
+		} else {
+			p->links[1] = bpf_program__attach_kprobe(b->progs.fo_kretprobe, true, p->fn.name);
+			p->links[0] =
+			    p->links[1] ? bpf_program__attach_kprobe(b->progs.fo_kprobe, false, p->fn.name)
+			                : NULL;
+		}
+		if (!p->links[0]) {
+			int rc = -errno;
+			fprintf(stderr, "osprof: fs: cannot attach to %s (%s): %s\n", p->fn.name,
+			        osp_attach_mode_name(p->mode), strerror(errno));
+			return rc ? rc : -EINVAL;
+		}
+		char t[192];
+		snprintf(t, sizeof(t), "%s (%s)", p->fn.name, p->fn.op);
+		osp_bpf_note_attach(s, "fs", t, p->mode);
+	}
+	return 0;
+}
+
+static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
+{
+	struct fsops *f = ctx;
+	if (k->op >= f->n || k->aux >= f->found.nfs)
+		return 1;
+	d->op = f->v[k->op].fn.op;
+	d->dims[d->ndims++] = (struct osp_dim){"fs", f->found.fs[k->aux].type};
+	if (k->flags & OSP_HK_PREEMPTED)
+		d->dims[d->ndims++] = (struct osp_dim){"state", "preempted"};
+	kl_by_dims(f->by, k, d);
+	return 0;
+}
+
+int fsops_collect(struct osp_session *s, struct fsops *f, int reset)
+{
+	int rc = osp_bpf_read_hists(s, bpf_map__fd(f->v[0].skel->maps.fsops_hist), "fs", desc, f,
+	                            reset);
+	for (size_t i = 0; i < f->n && !rc; i++)
+		rc = osp_bpf_read_stats(s, f->v[i].skel->obj, &f->v[i].stats);
+	return rc;
+}
+
+void fsops_free(struct fsops *f)
+{
+	if (!f)
+		return;
+	for (size_t i = f->n; i-- > 0;) {
+		bpf_link__destroy(f->v[i].links[0]);
+		bpf_link__destroy(f->v[i].links[1]);
+		fsops_bpf__destroy(f->v[i].skel);
+	}
+	free(f->v);
+	fsops_found_free(&f->found);
+	free(f);
+}
+
+/* For list: the mode the first function of the first file system loads
+ * with here, or why none does (a real load, nothing attached). */
+void fsops_list(FILE *out, int verbose, int json)
+{
+	struct fsops_found fd;
+	char types[256] = "", mode[160] = "";
+	if (geteuid() != 0) {
+		snprintf(mode, sizeof(mode), "unknown: probing needs root");
+	} else if (fsops_discover(NULL, &fd) == 0) {
+		types_of(&fd, types, sizeof(types));
+		struct osp_session s = {0};
+		struct fsops f = {0};
+		struct fsops_probe p = {0};
+		int rc = -ENOENT;
+		libbpf_print_fn_t old = libbpf_set_print(NULL);
+		/* private copies of the common maps: acquire/release them */
+		if (fd.nfn && !osp_bpf_common_acquire(&s)) {
+			p.fn = fd.fn[0];
+			if (!kprobe_forced() && !(rc = load_one(&s, &f, &p, OSP_ATTACH_FENTRY)))
+				snprintf(mode, sizeof(mode), "fentry");
+			else if (access(KPROBE_PMU, F_OK) == 0 &&
+			         !(rc = load_one(&s, &f, &p, OSP_ATTACH_KPROBE)))
+				snprintf(mode, sizeof(mode), "kprobe (fentry %s)",
+				         kprobe_forced() ? "not tried: OSPROF_ATTACH=kprobe"
+				                         : "refused");
+			else
+				snprintf(mode, sizeof(mode),
+				         "unavailable: fentry/fexit refused at BPF load (%s), "
+				         "kprobe/kretprobe %s",
+				         strerror(-rc),
+				         access(KPROBE_PMU, F_OK) ? "not in this kernel" : "refused");
+			fsops_bpf__destroy(p.skel);
+			osp_bpf_common_release(&s);
+		} else if (!fd.nfn) {
+			snprintf(mode, sizeof(mode), "unavailable: no ops functions found");
+		}
+		libbpf_set_print(old);
+		if (json) {
+			fprintf(out, "{\"what\":\"vfs ops\",\"fs\":\"%s\",\"functions\":%zu,\"mode\":\"%s\"}",
+			        types, fd.nfn, mode);
+		} else {
+			fprintf(out, "  vfs ops  %zu functions of the ops tables of %s via %s\n", fd.nfn,
+			        *types ? types : "(no file system mounted)", mode);
+			for (size_t i = 0; verbose && i < fd.nfn; i++)
+				fprintf(out, "    %-16s %s\n", fd.fn[i].op, fd.fn[i].name);
+		}
+		fsops_found_free(&fd);
+		return;
+	} else {
+		snprintf(mode, sizeof(mode), "unavailable: discovery failed");
+	}
+	if (json)
+		fprintf(out, "{\"what\":\"vfs ops\",\"mode\":\"%s\"}", mode);
+	else
+		fprintf(out, "  vfs ops  %s\n", mode);
+}
