@@ -40,7 +40,7 @@ static int kprobe_forced(void)
 
 /* Opens and loads one function's object in mode m; 0 or -errno. */
 static int load_one(struct osp_session *s, struct fsops *f, struct fsops_probe *p,
-                    enum osp_attach_mode m)
+                    enum osp_attach_mode m, size_t id)
 {
 	struct fsops_bpf *k = fsops_bpf__open();
 	if (!k)
@@ -48,7 +48,7 @@ static int load_one(struct osp_session *s, struct fsops *f, struct fsops_probe *
 	int rc = OSP_BPF_SETUP(k, s);
 	if (rc)
 		goto fail;
-	k->rodata->func_id = (__u32)f->n;
+	k->rodata->func_id = (__u32)id;
 	k->rodata->arg_idx = p->fn.arg_idx;
 	k->rodata->arg_kind = p->fn.kind;
 	((struct osp_bpf_cfg *)&k->rodata->osp_cfg)->by = f->by;
@@ -62,7 +62,7 @@ static int load_one(struct osp_session *s, struct fsops *f, struct fsops_probe *
 		bpf_program__set_attach_target(k->progs.fo_fentry, 0, p->fn.name);
 		bpf_program__set_attach_target(k->progs.fo_fexit, 0, p->fn.name);
 	}
-	if (f->n) { /* every instance shares the first one's maps */
+	if (id) { /* every instance shares the first one's maps */
 		struct fsops_bpf *o = f->v[0].skel;
 		if ((rc = bpf_map__reuse_fd(k->maps.fsops_stacks, bpf_map__fd(o->maps.fsops_stacks))) ||
 		    (rc = bpf_map__reuse_fd(k->maps.fsops_hist, bpf_map__fd(o->maps.fsops_hist))) ||
@@ -140,14 +140,18 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 		struct fsops_probe *p = &f->v[f->n];
 		p->fn = f->found.fn[i];
 		rc = -EOPNOTSUPP;
-		if (fentry_ok && (rc = load_one(s, f, p, OSP_ATTACH_FENTRY)) && f->n == 0) {
+		if (fentry_ok && (rc = load_one(s, f, p, OSP_ATTACH_FENTRY, f->n)) && f->n == 0) {
 			fentry_ok = 0; /* the kernel refuses fentry itself, not this function */
 			snprintf(why_fentry, sizeof(why_fentry), "refused at BPF load: %s",
 			         strerror(-rc));
 		}
-		if (rc && have_kprobe && (rc = load_one(s, f, p, OSP_ATTACH_KPROBE)) &&
+		int rc_fentry = rc;
+		if (rc && have_kprobe && (rc = load_one(s, f, p, OSP_ATTACH_KPROBE, f->n)) &&
 		    !*why_kprobe)
 			snprintf(why_kprobe, sizeof(why_kprobe), "refused: %s", strerror(-rc));
+		if (rc && s->verbose)
+			fprintf(stderr, "osprof: fs: %s (%s): fentry: %s; kprobe: %s\n", p->fn.name,
+			        p->fn.op, strerror(-rc_fentry), strerror(-rc));
 		if (rc) {
 			add_name(f->refused, sizeof(f->refused), p->fn.name);
 			memset(p, 0, sizeof(*p));
@@ -184,30 +188,66 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 	return 0;
 }
 
+/* Attaches p in its mode; 0 or -errno with no link left behind. */
+static int attach_one(struct fsops_probe *p)
+{
+	struct fsops_bpf *b = p->skel;
+	/* exits first: an entry whose exit probe is not there yet stays open */
+	if (p->mode == OSP_ATTACH_FENTRY) {
+		p->links[1] = bpf_program__attach(b->progs.fo_fexit);
+		p->links[0] = p->links[1] ? bpf_program__attach(b->progs.fo_fentry) : NULL;
+	} else {
+		p->links[1] = bpf_program__attach_kprobe(b->progs.fo_kretprobe, true, p->fn.name);
+		p->links[0] = p->links[1]
+		                  ? bpf_program__attach_kprobe(b->progs.fo_kprobe, false, p->fn.name)
+		                  : NULL;
+	}
+	if (p->links[0])
+		return 0;
+	int rc = errno ? -errno : -EINVAL;
+	bpf_link__destroy(p->links[1]);
+	p->links[1] = NULL;
+	return rc;
+}
+
 int fsops_attach(struct osp_session *s, struct fsops *f)
 {
+	char failed[512] = "", why[96] = "";
+	size_t ok = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		struct fsops_probe *p = &f->v[i];
-		struct fsops_bpf *b = p->skel;
-		/* exits first: an entry whose exit probe is not there yet stays open */
-		if (p->mode == OSP_ATTACH_FENTRY) {
-			p->links[1] = bpf_program__attach(b->progs.fo_fexit);
-			p->links[0] = p->links[1] ? bpf_program__attach(b->progs.fo_fentry) : NULL;
-		} else {
-			p->links[1] = bpf_program__attach_kprobe(b->progs.fo_kretprobe, true, p->fn.name);
-			p->links[0] =
-			    p->links[1] ? bpf_program__attach_kprobe(b->progs.fo_kprobe, false, p->fn.name)
-			                : NULL;
+		int rc = attach_one(p);
+		if (rc && p->mode == OSP_ATTACH_FENTRY && i && access(KPROBE_PMU, F_OK) == 0) {
+			/* a function the trampolines refuse: its kprobe may do */
+			struct fsops_bpf *old = p->skel;
+			libbpf_print_fn_t pr = libbpf_set_print(NULL);
+			if (!load_one(s, f, p, OSP_ATTACH_KPROBE, i)) {
+				fsops_bpf__destroy(old);
+				rc = attach_one(p);
+			}
+			libbpf_set_print(pr);
 		}
-		if (!p->links[0]) {
-			int rc = -errno;
-			fprintf(stderr, "osprof: fs: cannot attach to %s (%s): %s\n", p->fn.name,
-			        osp_attach_mode_name(p->mode), strerror(errno));
-			return rc ? rc : -EINVAL;
+		if (rc) {
+			/* Some functions the kernel's trampolines or kprobes refuse
+			 * (ENOTSUPP 524, a blacklisted symbol): left out. */
+			if (!*why)
+				snprintf(why, sizeof(why), "%s: %s", osp_attach_mode_name(p->mode),
+				         rc == -524 ? "not supported for this function"
+				                    : strerror(-rc));
+			add_name(failed, sizeof(failed), p->fn.name);
+			continue;
 		}
+		ok++;
 		char t[192];
 		snprintf(t, sizeof(t), "%s (%s)", p->fn.name, p->fn.op);
 		osp_bpf_note_attach(s, "fs", t, p->mode);
+	}
+	if (*failed)
+		fprintf(stderr, "osprof: fs: cannot attach to %s (%s); going on without them\n",
+		        failed, why);
+	if (!ok) {
+		fprintf(stderr, "osprof: fs: no VFS op function could be attached\n");
+		return -ENOENT;
 	}
 	return 0;
 }
@@ -266,10 +306,10 @@ void fsops_list(FILE *out, int verbose, int json)
 		/* private copies of the common maps: acquire/release them */
 		if (fd.nfn && !osp_bpf_common_acquire(&s)) {
 			p.fn = fd.fn[0];
-			if (!kprobe_forced() && !(rc = load_one(&s, &f, &p, OSP_ATTACH_FENTRY)))
+			if (!kprobe_forced() && !(rc = load_one(&s, &f, &p, OSP_ATTACH_FENTRY, 0)))
 				snprintf(mode, sizeof(mode), "fentry");
 			else if (access(KPROBE_PMU, F_OK) == 0 &&
-			         !(rc = load_one(&s, &f, &p, OSP_ATTACH_KPROBE)))
+			         !(rc = load_one(&s, &f, &p, OSP_ATTACH_KPROBE, 0)))
 				snprintf(mode, sizeof(mode), "kprobe (fentry %s)",
 				         kprobe_forced() ? "not tried: OSPROF_ATTACH=kprobe"
 				                         : "refused");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -132,14 +133,28 @@ int fsops_type_mounted(const char *type)
 	return f.nfs > 0;
 }
 
+/* fd, if it is on a file system of type magic; else closed, -1. By the
+ * statfs type, not st_dev: overlayfs reports its lower layers' devices for
+ * files. */
+static int same_type(int fd, long magic)
+{
+	struct statfs sf;
+	if (fd >= 0 && (fstatfs(fd, &sf) || sf.f_type != magic)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 /* A regular file on the same file system as dir fd root: a bounded
  * breadth-first walk that only reads, else an unnamed O_TMPFILE (gone on
  * close). -1 if neither. */
 static int open_regular(int root)
 {
-	struct stat rs;
-	if (fstat(root, &rs))
+	struct statfs rs;
+	if (fstatfs(root, &rs))
 		return -1;
+	long magic = (long)rs.f_type;
 	int queue[64], head = 0, tail = 0, seen = 0, fd = -1;
 	queue[tail++] = dup(root);
 	while (head < tail && fd < 0 && seen < 4096) {
@@ -152,15 +167,16 @@ static int open_regular(int root)
 		for (struct dirent *e; fd < 0 && (e = readdir(d)) && seen < 4096; seen++) {
 			struct stat st;
 			if (e->d_name[0] == '.' ||
-			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) ||
-			    st.st_dev != rs.st_dev)
+			    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW))
 				continue;
 			if (S_ISREG(st.st_mode))
-				fd = openat(dirfd(d), e->d_name,
-				            O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+				fd = same_type(openat(dirfd(d), e->d_name,
+				                      O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC),
+				               magic);
 			else if (S_ISDIR(st.st_mode) && tail < 64)
-				queue[tail] = openat(dirfd(d), e->d_name,
-				                     O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+				queue[tail] = same_type(
+				    openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+				    magic),
 				tail += queue[tail] >= 0;
 		}
 		closedir(d);

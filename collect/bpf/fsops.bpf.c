@@ -170,25 +170,13 @@ static __always_inline void on_exit(void)
 	osp_hist_add(&fsops_hist, &hk, now - t0);
 }
 
+/* The argument is fetched by index (not ctx[arg_idx], a variable offset the
+ * verifier refuses in the context). */
 SEC("fentry")
 int BPF_PROG(fo_fentry)
 {
-	__u64 *args = ctx, a = 0;
-	/* constant after load: the verifier keeps one branch */
-	switch (arg_idx) {
-	case 0:
-		a = args[0];
-		break;
-	case 1:
-		a = args[1];
-		break;
-	case 2:
-		a = args[2];
-		break;
-	case 3:
-		a = args[3];
-		break;
-	}
+	__u64 a = 0;
+	bpf_get_func_arg(ctx, arg_idx, &a);
 	on_entry(a);
 	return 0;
 }
@@ -203,22 +191,9 @@ int BPF_PROG(fo_fexit)
 SEC("kprobe")
 int BPF_KPROBE(fo_kprobe)
 {
-	__u64 a = 0;
-	switch (arg_idx) {
-	case 0:
-		a = PT_REGS_PARM1(ctx);
-		break;
-	case 1:
-		a = PT_REGS_PARM2(ctx);
-		break;
-	case 2:
-		a = PT_REGS_PARM3(ctx);
-		break;
-	case 3:
-		a = PT_REGS_PARM4(ctx);
-		break;
-	}
-	on_entry(a);
+	__u64 r[4] = {PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx), PT_REGS_PARM3(ctx),
+	              PT_REGS_PARM4(ctx)};
+	on_entry(r[arg_idx & 3]);
 	return 0;
 }
 
