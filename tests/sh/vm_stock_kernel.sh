@@ -11,6 +11,14 @@ VM_DIR=${VM_DIR:-/var/cache/osprof-vm}
 [ -s "$VM_DIR/kver" ] && [ -s "$VM_DIR/initrd.img" ] ||
 	skip "no VM prepared in $VM_DIR (run scripts/vm-setup.sh as root)"
 command -v qemu-system-x86_64 >/dev/null || skip "needs qemu-system-x86 (scripts/vm-setup.sh)"
+# A snapshot of the build: the guest reads the host's files live over 9p,
+# so a rebuild during the phase would swap binaries under running tests.
+# Not under /tmp, which the guest covers with its scratch disk.
+SNAP=$(mktemp -d /var/tmp/osprof-vm-build.XXXXXX)
+trap 'rm -rf "$TMP" "$SNAP"' EXIT
+tar -C "$BUILD" --exclude=./obj --exclude=./gen -cf - . | tar -C "$SNAP" -xf - ||
+	fail "cannot snapshot $BUILD"
+BUILD=$SNAP
 start=$(date +%s)
 VM_TIMEOUT=${VM_TIMEOUT:-570} VM_APPEND="${VM_APPEND:-}" \
 	"$ROOT/scripts/vm-run.sh" env VM_FILTER="${VM_FILTER:-}" BUILD="$BUILD" \
