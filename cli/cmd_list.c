@@ -32,8 +32,8 @@ static void js(const char *s)
  * after "via", "unavailable" when it says so, else "". */
 static const char *mode_of(const char *line)
 {
-	static const char *const modes[] = {"tp_btf", "raw_tp", "tracepoint",
-	                                    "fentry", "kprobe", "uprobe", "LD_PRELOAD"};
+	static const char *const modes[] = {"tp_btf", "raw_tp", "tracepoint", "fentry",
+	                                    "kprobe", "uprobe", "LD_PRELOAD"};
 	const char *via = strstr(line, " via ");
 	if (strstr(line, "unavailable") && (!via || strstr(via, "unavailable")))
 		return "unavailable";

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -17,17 +18,20 @@
 struct fsops_probe {
 	struct fsops_fn fn;
 	enum osp_attach_mode mode;
-	struct fsops_bpf *skel;
+	size_t obj;    /* index in fsops.objs */
+	unsigned slot; /* its program pair there */
 	struct bpf_link *links[2];
-	struct osp_bpf_stats stats;
 };
 
 struct fsops {
 	unsigned by;
 	struct fsops_found found;
-	struct fsops_probe *v; /* the functions loaded; v[0] owns the shared maps */
+	struct fsops_probe *v; /* the functions loaded; op id = index */
 	size_t n;
-	char refused[512]; /* functions no mode could load, for one line */
+	struct fsops_bpf **objs; /* objs[0] owns the shared maps */
+	size_t nobjs;
+	struct osp_bpf_stats *stats; /* per object */
+	char refused[512];           /* functions no mode could load, for one line */
 };
 
 /* The first mode to try: fentry unless OSPROF_ATTACH=kprobe asks for the
@@ -38,33 +42,52 @@ static int kprobe_forced(void)
 	return e && !strcmp(e, "kprobe");
 }
 
-/* Opens and loads one function's object in mode m; 0 or -errno. */
-static int load_one(struct osp_session *s, struct fsops *f, struct fsops_probe *p,
-                    enum osp_attach_mode m, size_t id)
+static struct bpf_program *prog(struct fsops_bpf *k, const char *kind, unsigned slot)
 {
+	char name[32];
+	snprintf(name, sizeof(name), "fo_%s_%u", kind, slot);
+	return bpf_object__find_program_by_name(k->obj, name);
+}
+
+/* Loads fns[0..n) (n <= FSOPS_SLOTS) into one object in mode m, as op ids
+ * first_id.. ; appends it to f->objs. 0 or -errno. */
+static int load_obj(struct osp_session *s, struct fsops *f, const struct fsops_fn *fns, unsigned n,
+                    enum osp_attach_mode m, size_t first_id)
+{
+	struct fsops_bpf **objs = realloc(f->objs, (f->nobjs + 1) * sizeof(*objs));
+	if (!objs)
+		return -ENOMEM;
+	f->objs = objs;
 	struct fsops_bpf *k = fsops_bpf__open();
 	if (!k)
 		return -errno;
 	int rc = OSP_BPF_SETUP(k, s);
 	if (rc)
 		goto fail;
-	k->rodata->func_id = (__u32)id;
-	k->rodata->arg_idx = p->fn.arg_idx;
-	k->rodata->arg_kind = p->fn.kind;
 	((struct osp_bpf_cfg *)&k->rodata->osp_cfg)->by = f->by;
-	int fentry = m == OSP_ATTACH_FENTRY;
-	bpf_program__set_autoload(k->progs.fsops_probe, false);
-	bpf_program__set_autoload(k->progs.fo_fentry, fentry);
-	bpf_program__set_autoload(k->progs.fo_fexit, fentry);
-	bpf_program__set_autoload(k->progs.fo_kprobe, !fentry);
-	bpf_program__set_autoload(k->progs.fo_kretprobe, !fentry);
-	if (fentry) {
-		bpf_program__set_attach_target(k->progs.fo_fentry, 0, p->fn.name);
-		bpf_program__set_attach_target(k->progs.fo_fexit, 0, p->fn.name);
+	struct bpf_program *p;
+	bpf_object__for_each_program(p, k->obj)
+	{
+		bpf_program__set_autoload(p, false);
 	}
-	if (id) { /* every instance shares the first one's maps */
-		struct fsops_bpf *o = f->v[0].skel;
-		if ((rc = bpf_map__reuse_fd(k->maps.fsops_stacks, bpf_map__fd(o->maps.fsops_stacks))) ||
+	int fentry = m == OSP_ATTACH_FENTRY;
+	for (unsigned j = 0; j < n; j++) {
+		k->rodata->slot_func[j] = (__u32)(first_id + j);
+		k->rodata->slot_arg[j] = fns[j].arg_idx;
+		k->rodata->slot_kind[j] = fns[j].kind;
+		struct bpf_program *in = prog(k, fentry ? "fentry" : "kprobe", j);
+		struct bpf_program *out = prog(k, fentry ? "fexit" : "kretprobe", j);
+		bpf_program__set_autoload(in, true);
+		bpf_program__set_autoload(out, true);
+		if (fentry) {
+			bpf_program__set_attach_target(in, 0, fns[j].name);
+			bpf_program__set_attach_target(out, 0, fns[j].name);
+		}
+	}
+	if (f->nobjs) { /* every object shares the first one's maps */
+		struct fsops_bpf *o = f->objs[0];
+		if ((rc = bpf_map__reuse_fd(k->maps.fsops_stacks,
+		                            bpf_map__fd(o->maps.fsops_stacks))) ||
 		    (rc = bpf_map__reuse_fd(k->maps.fsops_hist, bpf_map__fd(o->maps.fsops_hist))) ||
 		    (rc = bpf_map__reuse_fd(k->maps.fsops_types, bpf_map__fd(o->maps.fsops_types))))
 			goto fail;
@@ -73,12 +96,25 @@ static int load_one(struct osp_session *s, struct fsops *f, struct fsops_probe *
 	}
 	if ((rc = fsops_bpf__load(k)))
 		goto fail;
-	p->skel = k;
-	p->mode = m;
+	f->objs[f->nobjs++] = k;
 	return 0;
 fail:
 	fsops_bpf__destroy(k);
 	return rc;
+}
+
+/* Records fns[0..n) as loaded in the last object, slots 0.. */
+static void add_probes(struct fsops *f, const struct fsops_fn *fns, unsigned n,
+                       enum osp_attach_mode m)
+{
+	for (unsigned j = 0; j < n; j++) {
+		struct fsops_probe *p = &f->v[f->n++];
+		memset(p, 0, sizeof(*p));
+		p->fn = fns[j];
+		p->mode = m;
+		p->obj = f->nobjs - 1;
+		p->slot = j;
+	}
 }
 
 static void add_name(char *buf, size_t len, const char *name)
@@ -118,8 +154,9 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 		fprintf(stderr, "osprof: fs: cannot read the VFS ops of %s\n", f->found.unseen);
 	if (!f->found.nfs || !f->found.nfn) {
 		if (s->fs_types)
-			fprintf(stderr, "osprof: fs: --fs %s: no mounted file system of %s to time\n",
-			        s->fs_types, strchr(s->fs_types, ',') ? "these types" : "that type");
+			fprintf(
+			    stderr, "osprof: fs: --fs %s: no mounted file system of %s to time\n",
+			    s->fs_types, strchr(s->fs_types, ',') ? "these types" : "that type");
 		fsops_free(f);
 		return 0;
 	}
@@ -128,38 +165,65 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 		fsops_free(f);
 		return -ENOMEM;
 	}
-	/* fentry first (cheaper per call), kprobe where the kernel refuses it;
-	 * when the first function's fentry is refused, the rest go straight to
-	 * kprobes. Functions no mode loads are left out, named once. */
+	/* fentry first (cheaper per call), kprobe where the kernel refuses it.
+	 * Functions go FSOPS_SLOTS to an object; a group the kernel refuses is
+	 * retried one function at a time, each in the other mode if need be,
+	 * and a function no mode loads is left out, named once. Whether the
+	 * kernel takes fentry at all is told by the first function alone. */
 	int have_kprobe = access(KPROBE_PMU, F_OK) == 0, fentry_ok = !kprobe_forced();
 	char why_fentry[96] = "not tried: OSPROF_ATTACH=kprobe", why_kprobe[96] = "";
 	if (!have_kprobe)
 		snprintf(why_kprobe, sizeof(why_kprobe), "not in this kernel: no %s", KPROBE_PMU);
+	struct rlimit nofile; /* each object holds a dozen descriptors */
+	if (!getrlimit(RLIMIT_NOFILE, &nofile) && nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	libbpf_print_fn_t old = libbpf_set_print(NULL);
-	for (size_t i = 0; i < f->found.nfn; i++) {
-		struct fsops_probe *p = &f->v[f->n];
-		p->fn = f->found.fn[i];
-		rc = -EOPNOTSUPP;
-		if (fentry_ok && (rc = load_one(s, f, p, OSP_ATTACH_FENTRY, f->n)) && f->n == 0) {
-			fentry_ok = 0; /* the kernel refuses fentry itself, not this function */
-			snprintf(why_fentry, sizeof(why_fentry), "refused at BPF load: %s",
-			         strerror(-rc));
+	const struct fsops_fn *fns = f->found.fn;
+	size_t nfn = f->found.nfn;
+	if (fentry_ok && (rc = load_obj(s, f, fns, 1, OSP_ATTACH_FENTRY, 0))) {
+		fentry_ok = 0; /* the kernel refuses fentry itself */
+		snprintf(why_fentry, sizeof(why_fentry), "refused at BPF load: %s", strerror(-rc));
+	} else if (fentry_ok) {
+		add_probes(f, fns, 1, OSP_ATTACH_FENTRY);
+		fns++, nfn--;
+	}
+	enum osp_attach_mode mode = fentry_ok ? OSP_ATTACH_FENTRY : OSP_ATTACH_KPROBE;
+	if (!fentry_ok && !have_kprobe)
+		nfn = 0;
+	while (nfn) {
+		unsigned g = nfn < FSOPS_SLOTS ? (unsigned)nfn : FSOPS_SLOTS;
+		if ((rc = load_obj(s, f, fns, g, mode, f->n)) == 0) {
+			add_probes(f, fns, g, mode);
+		} else if (rc == -ENOMEM) {
+			break;
+		} else {
+			for (unsigned j = 0; j < g; j++) {
+				enum osp_attach_mode m = mode;
+				int r = load_obj(s, f, fns + j, 1, m, f->n);
+				if (r && m == OSP_ATTACH_FENTRY && have_kprobe)
+					r = load_obj(s, f, fns + j, 1, m = OSP_ATTACH_KPROBE, f->n);
+				if (r && !*why_kprobe && m == OSP_ATTACH_KPROBE)
+					snprintf(why_kprobe, sizeof(why_kprobe), "refused: %s",
+					         strerror(-r));
+				if (r && s->verbose)
+					fprintf(stderr, "osprof: fs: %s (%s): refused: %s\n",
+					        fns[j].name, fns[j].op, strerror(-r));
+				if (r)
+					add_name(f->refused, sizeof(f->refused), fns[j].name);
+				else
+					add_probes(f, fns + j, 1, m);
+			}
+			rc = 0;
 		}
-		int rc_fentry = rc;
-		if (rc && have_kprobe && (rc = load_one(s, f, p, OSP_ATTACH_KPROBE, f->n)) &&
-		    !*why_kprobe)
-			snprintf(why_kprobe, sizeof(why_kprobe), "refused: %s", strerror(-rc));
-		if (rc && s->verbose)
-			fprintf(stderr, "osprof: fs: %s (%s): fentry: %s; kprobe: %s\n", p->fn.name,
-			        p->fn.op, strerror(-rc_fentry), strerror(-rc));
-		if (rc) {
-			add_name(f->refused, sizeof(f->refused), p->fn.name);
-			memset(p, 0, sizeof(*p));
-			continue;
-		}
-		f->n++;
+		fns += g, nfn -= g;
 	}
 	libbpf_set_print(old);
+	if (rc == -ENOMEM) {
+		fsops_free(f);
+		return rc;
+	}
 	if (!f->n) {
 		fprintf(stderr,
 		        "osprof: fs: cannot see the VFS operations of %s here: fentry/fexit %s, "
@@ -172,8 +236,12 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 	if (*f->refused)
 		fprintf(stderr, "osprof: fs: going on without %s (no attach mode loads them)\n",
 		        f->refused);
+	if (!(f->stats = calloc(f->nobjs, sizeof(*f->stats)))) {
+		fsops_free(f);
+		return -ENOMEM;
+	}
 	/* the profiled types: their file_system_type addresses in the map */
-	int tfd = bpf_map__fd(f->v[0].skel->maps.fsops_types);
+	int tfd = bpf_map__fd(f->objs[0]->maps.fsops_types);
 	for (size_t i = 0; i < f->found.nfs; i++) {
 		__u32 ix = (__u32)i;
 		if (bpf_map_update_elem(tfd, &f->found.fs[i].s_type, &ix, 0)) {
@@ -189,18 +257,19 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 }
 
 /* Attaches p in its mode; 0 or -errno with no link left behind. */
-static int attach_one(struct fsops_probe *p)
+static int attach_one(struct fsops *f, struct fsops_probe *p)
 {
-	struct fsops_bpf *b = p->skel;
+	struct fsops_bpf *b = f->objs[p->obj];
 	/* exits first: an entry whose exit probe is not there yet stays open */
 	if (p->mode == OSP_ATTACH_FENTRY) {
-		p->links[1] = bpf_program__attach(b->progs.fo_fexit);
-		p->links[0] = p->links[1] ? bpf_program__attach(b->progs.fo_fentry) : NULL;
+		p->links[1] = bpf_program__attach(prog(b, "fexit", p->slot));
+		p->links[0] = p->links[1] ? bpf_program__attach(prog(b, "fentry", p->slot)) : NULL;
 	} else {
-		p->links[1] = bpf_program__attach_kprobe(b->progs.fo_kretprobe, true, p->fn.name);
-		p->links[0] = p->links[1]
-		                  ? bpf_program__attach_kprobe(b->progs.fo_kprobe, false, p->fn.name)
-		                  : NULL;
+		p->links[1] =
+		    bpf_program__attach_kprobe(prog(b, "kretprobe", p->slot), true, p->fn.name);
+		p->links[0] = p->links[1] ? bpf_program__attach_kprobe(prog(b, "kprobe", p->slot),
+		                                                       false, p->fn.name)
+		                          : NULL;
 	}
 	if (p->links[0])
 		return 0;
@@ -216,14 +285,15 @@ int fsops_attach(struct osp_session *s, struct fsops *f)
 	size_t ok = 0;
 	for (size_t i = 0; i < f->n; i++) {
 		struct fsops_probe *p = &f->v[i];
-		int rc = attach_one(p);
-		if (rc && p->mode == OSP_ATTACH_FENTRY && i && access(KPROBE_PMU, F_OK) == 0) {
+		int rc = attach_one(f, p);
+		if (rc && p->mode == OSP_ATTACH_FENTRY && access(KPROBE_PMU, F_OK) == 0) {
 			/* a function the trampolines refuse: its kprobe may do */
-			struct fsops_bpf *old = p->skel;
 			libbpf_print_fn_t pr = libbpf_set_print(NULL);
-			if (!load_one(s, f, p, OSP_ATTACH_KPROBE, i)) {
-				fsops_bpf__destroy(old);
-				rc = attach_one(p);
+			if (!load_obj(s, f, &p->fn, 1, OSP_ATTACH_KPROBE, i)) {
+				p->obj = f->nobjs - 1;
+				p->slot = 0;
+				p->mode = OSP_ATTACH_KPROBE;
+				rc = attach_one(f, p);
 			}
 			libbpf_set_print(pr);
 		}
@@ -267,10 +337,10 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 
 int fsops_collect(struct osp_session *s, struct fsops *f, int reset)
 {
-	int rc = osp_bpf_read_hists(s, bpf_map__fd(f->v[0].skel->maps.fsops_hist), "fs", desc, f,
-	                            reset);
-	for (size_t i = 0; i < f->n && !rc; i++)
-		rc = osp_bpf_read_stats(s, f->v[i].skel->obj, &f->v[i].stats);
+	int rc =
+	    osp_bpf_read_hists(s, bpf_map__fd(f->objs[0]->maps.fsops_hist), "fs", desc, f, reset);
+	for (size_t i = 0; i < f->nobjs && !rc; i++)
+		rc = osp_bpf_read_stats(s, f->objs[i]->obj, &f->stats[i]);
 	return rc;
 }
 
@@ -281,8 +351,11 @@ void fsops_free(struct fsops *f)
 	for (size_t i = f->n; i-- > 0;) {
 		bpf_link__destroy(f->v[i].links[0]);
 		bpf_link__destroy(f->v[i].links[1]);
-		fsops_bpf__destroy(f->v[i].skel);
 	}
+	for (size_t i = f->nobjs; i-- > 0;)
+		fsops_bpf__destroy(f->objs[i]);
+	free(f->objs);
+	free(f->stats);
 	free(f->v);
 	fsops_found_free(&f->found);
 	free(f);
@@ -300,16 +373,15 @@ void fsops_list(FILE *out, int verbose, int json)
 		types_of(&fd, types, sizeof(types));
 		struct osp_session s = {0};
 		struct fsops f = {0};
-		struct fsops_probe p = {0};
 		int rc = -ENOENT;
 		libbpf_print_fn_t old = libbpf_set_print(NULL);
 		/* private copies of the common maps: acquire/release them */
 		if (fd.nfn && !osp_bpf_common_acquire(&s)) {
-			p.fn = fd.fn[0];
-			if (!kprobe_forced() && !(rc = load_one(&s, &f, &p, OSP_ATTACH_FENTRY, 0)))
+			if (!kprobe_forced() &&
+			    !(rc = load_obj(&s, &f, fd.fn, 1, OSP_ATTACH_FENTRY, 0)))
 				snprintf(mode, sizeof(mode), "fentry");
 			else if (access(KPROBE_PMU, F_OK) == 0 &&
-			         !(rc = load_one(&s, &f, &p, OSP_ATTACH_KPROBE, 0)))
+			         !(rc = load_obj(&s, &f, fd.fn, 1, OSP_ATTACH_KPROBE, 0)))
 				snprintf(mode, sizeof(mode), "kprobe (fentry %s)",
 				         kprobe_forced() ? "not tried: OSPROF_ATTACH=kprobe"
 				                         : "refused");
@@ -318,19 +390,24 @@ void fsops_list(FILE *out, int verbose, int json)
 				         "unavailable: fentry/fexit refused at BPF load (%s), "
 				         "kprobe/kretprobe %s",
 				         strerror(-rc),
-				         access(KPROBE_PMU, F_OK) ? "not in this kernel" : "refused");
-			fsops_bpf__destroy(p.skel);
+				         access(KPROBE_PMU, F_OK) ? "not in this kernel"
+				                                  : "refused");
+			for (size_t i = 0; i < f.nobjs; i++)
+				fsops_bpf__destroy(f.objs[i]);
+			free(f.objs);
 			osp_bpf_common_release(&s);
 		} else if (!fd.nfn) {
 			snprintf(mode, sizeof(mode), "unavailable: no ops functions found");
 		}
 		libbpf_set_print(old);
 		if (json) {
-			fprintf(out, "{\"what\":\"vfs ops\",\"fs\":\"%s\",\"functions\":%zu,\"mode\":\"%s\"}",
+			fprintf(out,
+			        "{\"what\":\"vfs "
+			        "ops\",\"fs\":\"%s\",\"functions\":%zu,\"mode\":\"%s\"}",
 			        types, fd.nfn, mode);
 		} else {
-			fprintf(out, "  vfs ops  %zu functions of the ops tables of %s via %s\n", fd.nfn,
-			        *types ? types : "(no file system mounted)", mode);
+			fprintf(out, "  vfs ops  %zu functions of the ops tables of %s via %s\n",
+			        fd.nfn, *types ? types : "(no file system mounted)", mode);
 			for (size_t i = 0; verbose && i < fd.nfn; i++)
 				fprintf(out, "    %-16s %s\n", fd.fn[i].op, fd.fn[i].name);
 		}

@@ -14,13 +14,13 @@
 #include "collect/bpf/osp_bpf.h"
 #include "collect/fsops_discover.h"
 #include "collect/ksyms.h"
-#include "fsops.skel.h"
+#include "fsops_probe.skel.h"
 
 /* Kernel pseudo file systems: no file data, or osprof's own machinery. */
 static const char *const pseudo[] = {
-    "proc",   "sysfs",      "cgroup",    "cgroup2", "devtmpfs", "devpts",  "debugfs",
-    "tracefs", "securityfs", "bpf",      "pstore",  "configfs", "mqueue",  "hugetlbfs",
-    "autofs", "binfmt_misc", "fusectl",  "efivarfs", "rpc_pipefs", "nsfs", "selinuxfs",
+    "proc",    "sysfs",       "cgroup",  "cgroup2",  "devtmpfs",   "devpts", "debugfs",
+    "tracefs", "securityfs",  "bpf",     "pstore",   "configfs",   "mqueue", "hugetlbfs",
+    "autofs",  "binfmt_misc", "fusectl", "efivarfs", "rpc_pipefs", "nsfs",   "selinuxfs",
 };
 
 /* The members timed, per table: the operations a workload's calls reach
@@ -195,9 +195,15 @@ static unsigned arg_kind(const struct btf *btf, __u32 type, unsigned *idx)
 		const char *name;
 		unsigned kind;
 	} kinds[] = {
-	    {"kiocb", FSOPS_K_KIOCB},     {"file", FSOPS_K_FILE},       {"inode", FSOPS_K_INODE},
-	    {"dentry", FSOPS_K_DENTRY},   {"super_block", FSOPS_K_SB},  {"path", FSOPS_K_PATH},
-	    {"address_space", FSOPS_K_MAPPING}, {"folio", FSOPS_K_FOLIO}, {"page", FSOPS_K_PAGE},
+	    {"kiocb", FSOPS_K_KIOCB},
+	    {"file", FSOPS_K_FILE},
+	    {"inode", FSOPS_K_INODE},
+	    {"dentry", FSOPS_K_DENTRY},
+	    {"super_block", FSOPS_K_SB},
+	    {"path", FSOPS_K_PATH},
+	    {"address_space", FSOPS_K_MAPPING},
+	    {"folio", FSOPS_K_FOLIO},
+	    {"page", FSOPS_K_PAGE},
 	    {"readahead_control", FSOPS_K_RAC},
 	};
 	int id = btf__resolve_type(btf, type);
@@ -271,8 +277,8 @@ static int decode(const struct btf *btf, const struct ksyms *ks, int tbl,
 }
 
 /* Runs the probe on fd and decodes its four tables into out. */
-static int read_tables(struct fsops_bpf *k, const struct btf *btf, const struct ksyms *ks, int fd,
-                       struct fsops_fs *fs, struct fsops_found *out)
+static int read_tables(struct fsops_probe_bpf *k, const struct btf *btf, const struct ksyms *ks,
+                       int fd, struct fsops_fs *fs, struct fsops_found *out)
 {
 	__u64 args[1] = {(__u64)fd};
 	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = args, .ctx_size_in = sizeof(args));
@@ -302,20 +308,13 @@ int fsops_discover(const char *types, struct fsops_found *out)
 		return 0;
 	struct btf *btf = btf__load_vmlinux_btf();
 	struct ksyms *ks = ksyms_load();
-	struct fsops_bpf *k = fsops_bpf__open();
+	struct fsops_probe_bpf *k = fsops_probe_bpf__open();
 	int rc = -ENOMEM;
 	if (!btf || !ks || !k) {
 		fprintf(stderr, "osprof: fs: cannot read kernel BTF or symbols for the VFS ops\n");
 		goto out;
 	}
-	struct bpf_program *p;
-	bpf_object__for_each_program(p, k->obj)
-	{
-		bpf_program__set_autoload(p, p == k->progs.fsops_probe);
-	}
-	bpf_map__set_max_entries(k->maps.osp_follow, 1);
-	bpf_map__set_max_entries(k->maps.osp_pseq, 1);
-	if ((rc = fsops_bpf__load(k))) {
+	if ((rc = fsops_probe_bpf__load(k))) {
 		fprintf(stderr, "osprof: fs: cannot load the ops-table reader: %s\n",
 		        strerror(-rc));
 		goto out;
@@ -348,7 +347,7 @@ int fsops_discover(const char *types, struct fsops_found *out)
 	out->nfs = keep;
 	rc = 0;
 out:
-	fsops_bpf__destroy(k);
+	fsops_probe_bpf__destroy(k);
 	ksyms_free(ks);
 	btf__free(btf);
 	if (rc)

@@ -8,8 +8,8 @@
 #include "collect/bpf/fsops.h"
 
 struct fsops_fn {
-	char name[128]; /* kernel function, e.g. shmem_file_read_iter */
-	char op[32];    /* the ops member it fills, e.g. read_iter */
+	char name[128];         /* kernel function, e.g. shmem_file_read_iter */
+	char op[32];            /* the ops member it fills, e.g. read_iter */
 	unsigned arg_idx, kind; /* the argument leading to the super_block */
 	unsigned fs_mask_lo;    /* which of the first 32 fs types use it (list) */
 };

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The generic fs layer (collect/fsops.c): one object instance per function a
- * file system registered in its ops tables, through fentry/fexit where the
- * kernel allows, else kprobe/kretprobe. The function's argument that leads
- * to a super_block (arg_idx, of kind arg_kind, both from its BTF prototype)
- * gives the fs type; only types in fsops_types are timed. Instances share
- * the stacks, type and histogram maps (user space reuses the first's fds).
- * fsops_probe reads the ops tables of one open file for discovery. */
+/* The generic fs layer (collect/fsops.c): up to FSOPS_SLOTS functions a file
+ * system registered in its ops tables per object, each in a slot of its own
+ * program pair, through fentry/fexit where the kernel allows, else
+ * kprobe/kretprobe. One object serves many functions because every load
+ * parses the kernel's BTF, which dominates the cost of a load. A slot's
+ * function id and the argument that leads to a super_block (index and kind,
+ * from the prototype's BTF) are constants in .rodata, so the verifier keeps
+ * one branch per program. Only fs types in fsops_types are timed. Objects
+ * share the stacks, type and histogram maps (user space reuses the first's
+ * fds). */
 #include "vmlinux.h"
 #include "osp_common.bpf.h"
 #include "kl.bpf.h"
@@ -13,9 +16,9 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u32 func_id = 0;
-const volatile __u32 arg_idx = 0;
-const volatile __u32 arg_kind = FSOPS_K_NONE;
+const volatile __u32 slot_func[FSOPS_SLOTS] = {};
+const volatile __u32 slot_arg[FSOPS_SLOTS] = {};
+const volatile __u32 slot_kind[FSOPS_SLOTS] = {};
 
 KL_PAIR_SLOTS(fsops_stacks);
 OSP_HIST_MAP(fsops_hist, OSP_HIST_ENTRIES);
@@ -28,50 +31,9 @@ struct {
 	__uint(max_entries, FSOPS_MAX_FS);
 } fsops_types SEC(".maps");
 
-/* ---- discovery ---- */
-
-struct fsops_probe_out probe_out = {};
-
-static __always_inline void copy_tbl(int i, const void *tbl, __u32 size)
-{
-	__u32 n = size < FSOPS_TBL_BYTES ? size : FSOPS_TBL_BYTES;
-	probe_out.addr[i] = (__u64)tbl;
-	if (tbl && !bpf_probe_read_kernel(probe_out.tbl[i], n, tbl))
-		probe_out.len[i] = n;
-}
-
-/* Run by user space (BPF_PROG_TEST_RUN) with args[0] = one of its fds. */
-SEC("raw_tp")
-int fsops_probe(struct bpf_raw_tracepoint_args *ctx)
-{
-	long fd = (long)ctx->args[0];
-	struct task_struct *t = (struct task_struct *)bpf_get_current_task();
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file *f = NULL;
-	probe_out.err = -9; /* EBADF */
-	if (!fdt || fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
-		return 0;
-	struct file **fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	if (!f)
-		return 0;
-	struct inode *in = BPF_CORE_READ(f, f_inode);
-	struct super_block *sb = BPF_CORE_READ(in, i_sb);
-	probe_out.s_type = (__u64)BPF_CORE_READ(sb, s_type);
-	copy_tbl(FSOPS_T_FILE, BPF_CORE_READ(f, f_op), bpf_core_type_size(struct file_operations));
-	copy_tbl(FSOPS_T_INODE, BPF_CORE_READ(in, i_op),
-	         bpf_core_type_size(struct inode_operations));
-	copy_tbl(FSOPS_T_AOPS, BPF_CORE_READ(in, i_mapping, a_ops),
-	         bpf_core_type_size(struct address_space_operations));
-	copy_tbl(FSOPS_T_SUPER, BPF_CORE_READ(sb, s_op),
-	         bpf_core_type_size(struct super_operations));
-	probe_out.err = 0;
-	return 0;
-}
-
 /* ---- timing ---- */
 
-static __always_inline struct super_block *sb_of(__u64 a)
+static __always_inline struct super_block *sb_of(__u32 arg_kind, __u64 a)
 {
 	void *p = (void *)a;
 	struct address_space *m = NULL;
@@ -109,9 +71,9 @@ static __always_inline struct super_block *sb_of(__u64 a)
 }
 
 /* fs index of the call, or -1 when its fs type is not profiled. */
-static __always_inline int fs_index(__u64 a)
+static __always_inline int fs_index(__u32 kind, __u64 a)
 {
-	struct super_block *sb = sb_of(a);
+	struct super_block *sb = sb_of(kind, a);
 	if (!sb)
 		return -1;
 	__u64 type = (__u64)BPF_CORE_READ(sb, s_type);
@@ -119,12 +81,13 @@ static __always_inline int fs_index(__u64 a)
 	return ix ? (int)*ix : -1;
 }
 
-static __always_inline void on_entry(__u64 a)
+static __always_inline void on_entry(__u32 slot, __u64 a)
 {
+	__u32 func_id = slot_func[slot];
 	__u64 id = bpf_get_current_pid_tgid();
 	if (!osp_target_pid(id))
 		return;
-	int fs = fs_index(a);
+	int fs = fs_index(slot_kind[slot], a);
 	if (fs < 0)
 		return;
 	__u32 tid = (__u32)id;
@@ -139,8 +102,9 @@ static __always_inline void on_entry(__u64 a)
 /* The innermost open entry of this function, whatever its fs: a kretprobe
  * has no arguments. An exit without one is a call of an fs not profiled
  * (nothing was pushed), so it is not counted as unpaired. */
-static __always_inline void on_exit(void)
+static __always_inline void on_exit(__u32 slot)
 {
+	__u32 func_id = slot_func[slot];
 	__u64 id = bpf_get_current_pid_tgid();
 	if (!osp_target_pid(id))
 		return;
@@ -170,36 +134,51 @@ static __always_inline void on_exit(void)
 	osp_hist_add(&fsops_hist, &hk, now - t0);
 }
 
-/* The argument is fetched by index (not ctx[arg_idx], a variable offset the
- * verifier refuses in the context). */
-SEC("fentry")
-int BPF_PROG(fo_fentry)
-{
-	__u64 a = 0;
-	bpf_get_func_arg(ctx, arg_idx, &a);
-	on_entry(a);
-	return 0;
-}
+/* One program pair per slot and mode; the argument is fetched by index (not
+ * ctx[i], a variable offset the verifier refuses in the context). */
+#define FSOPS_SLOT(n)                                                                              \
+	SEC("fentry")                                                                              \
+	int BPF_PROG(fo_fentry_##n)                                                                \
+	{                                                                                          \
+		__u64 a = 0;                                                                       \
+		bpf_get_func_arg(ctx, slot_arg[n], &a);                                            \
+		on_entry(n, a);                                                                    \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("fexit")                                                                               \
+	int BPF_PROG(fo_fexit_##n)                                                                 \
+	{                                                                                          \
+		on_exit(n);                                                                        \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("kprobe")                                                                              \
+	int BPF_KPROBE(fo_kprobe_##n)                                                              \
+	{                                                                                          \
+		__u64 r[4] = {PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx), PT_REGS_PARM3(ctx),          \
+		              PT_REGS_PARM4(ctx)};                                                 \
+		on_entry(n, r[slot_arg[n] & 3]);                                                   \
+		return 0;                                                                          \
+	}                                                                                          \
+	SEC("kretprobe")                                                                           \
+	int BPF_KRETPROBE(fo_kretprobe_##n)                                                        \
+	{                                                                                          \
+		on_exit(n);                                                                        \
+		return 0;                                                                          \
+	}
 
-SEC("fexit")
-int BPF_PROG(fo_fexit)
-{
-	on_exit();
-	return 0;
-}
-
-SEC("kprobe")
-int BPF_KPROBE(fo_kprobe)
-{
-	__u64 r[4] = {PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx), PT_REGS_PARM3(ctx),
-	              PT_REGS_PARM4(ctx)};
-	on_entry(r[arg_idx & 3]);
-	return 0;
-}
-
-SEC("kretprobe")
-int BPF_KRETPROBE(fo_kretprobe)
-{
-	on_exit();
-	return 0;
-}
+FSOPS_SLOT(0)
+FSOPS_SLOT(1)
+FSOPS_SLOT(2)
+FSOPS_SLOT(3)
+FSOPS_SLOT(4)
+FSOPS_SLOT(5)
+FSOPS_SLOT(6)
+FSOPS_SLOT(7)
+FSOPS_SLOT(8)
+FSOPS_SLOT(9)
+FSOPS_SLOT(10)
+FSOPS_SLOT(11)
+FSOPS_SLOT(12)
+FSOPS_SLOT(13)
+FSOPS_SLOT(14)
+FSOPS_SLOT(15)

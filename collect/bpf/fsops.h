@@ -35,6 +35,8 @@ struct fsops_probe_out {
 /* Histogram key: op = function id, aux = fs index (fsops_types value). The
  * per-thread stack entry id is function id | fs index << 24. */
 #define FSOPS_FS_SHIFT 24
-#define FSOPS_MAX_FS   64
+/* Functions per timing object (program pairs fo_*_0 .. fo_*_15). */
+#define FSOPS_SLOTS  16
+#define FSOPS_MAX_FS 64
 
 #endif

@@ -20,7 +20,7 @@ tar -C "$BUILD" --exclude=./obj --exclude=./gen -cf - . | tar -C "$SNAP" -xf - |
 	fail "cannot snapshot $BUILD"
 BUILD=$SNAP
 start=$(date +%s)
-VM_TIMEOUT=${VM_TIMEOUT:-570} VM_APPEND="${VM_APPEND:-}" \
+VM_TIMEOUT=${VM_TIMEOUT:-570} VM_MEM=${VM_MEM:-3G} VM_APPEND="${VM_APPEND:-}" \
 	"$ROOT/scripts/vm-run.sh" env VM_FILTER="${VM_FILTER:-}" BUILD="$BUILD" \
 	bash "$ROOT/tests/vm/guest.sh" >"$TMP/out" 2>"$TMP/err"
 rc=$?

@@ -8,7 +8,7 @@ mkdir -p /sys/fs/cgroup
 mountpoint -q /sys/fs/cgroup || mount -t cgroup2 none /sys/fs/cgroup
 # An ext4 scratch disk for TMPDIR and /tmp: tests that create loop images or
 # use O_DIRECT need a disk file system under them.
-truncate -s 1500M /dev/shm/scratch.img
+truncate -s 1200M /dev/shm/scratch.img # /dev/shm holds half of VM_MEM (3G)
 mkfs.ext4 -q -F /dev/shm/scratch.img
 mount -o loop /dev/shm/scratch.img /tmp
 chmod 1777 /tmp
