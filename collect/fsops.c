@@ -58,6 +58,11 @@ static int load_obj(struct osp_session *s, struct fsops *f, const struct fsops_f
 	if (!objs)
 		return -ENOMEM;
 	f->objs = objs;
+	struct osp_bpf_stats *st = realloc(f->stats, (f->nobjs + 1) * sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	f->stats = st;
+	memset(&st[f->nobjs], 0, sizeof(*st));
 	struct fsops_bpf *k = fsops_bpf__open();
 	if (!k)
 		return -errno;
@@ -236,10 +241,6 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 	if (*f->refused)
 		fprintf(stderr, "osprof: fs: going on without %s (no attach mode loads them)\n",
 		        f->refused);
-	if (!(f->stats = calloc(f->nobjs, sizeof(*f->stats)))) {
-		fsops_free(f);
-		return -ENOMEM;
-	}
 	/* the profiled types: their file_system_type addresses in the map */
 	int tfd = bpf_map__fd(f->objs[0]->maps.fsops_types);
 	for (size_t i = 0; i < f->found.nfs; i++) {
