@@ -24,15 +24,18 @@ static void drop(struct osp_session *s, const struct osp_layer **layers, int *n,
 	osp_set_meta(s->set, "layers", names);
 }
 
-static int none_left(const char *cmd, const char *what)
+/* With one layer requested, its own line has said it all. */
+static int none_left(const char *cmd, const char *what, int requested)
 {
-	osp_err("%s: no requested layer can %s on this kernel (see above)", cmd, what);
+	if (requested > 1)
+		osp_err("%s: no requested layer can %s on this kernel (see above)", cmd, what);
 	return OSP_EXIT_FAIL;
 }
 
 int osp_collect_prepare(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
                         int *n)
 {
+	int requested = *n;
 	for (int i = 0; i < *n;) {
 		if (!layers[i]->prepare || layers[i]->prepare(s, i) >= 0) {
 			i++;
@@ -47,12 +50,13 @@ int osp_collect_prepare(const char *cmd, struct osp_session *s, const struct osp
 		if (*n)
 			osp_err("%s: going on without the %s layer", cmd, name);
 	}
-	return *n ? 0 : none_left(cmd, "work");
+	return *n ? 0 : none_left(cmd, "work", requested);
 }
 
 int osp_collect_attach(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
                        int *n)
 {
+	int requested = *n;
 	for (int i = 0; i < *n;) {
 		if (!layers[i]->attach || layers[i]->attach(s, i) >= 0) {
 			i++;
@@ -67,5 +71,5 @@ int osp_collect_attach(const char *cmd, struct osp_session *s, const struct osp_
 		if (*n)
 			osp_err("%s: going on without the %s layer", cmd, name);
 	}
-	return *n ? 0 : none_left(cmd, "attach");
+	return *n ? 0 : none_left(cmd, "attach", requested);
 }

@@ -48,4 +48,3 @@ int fsops_probe(struct bpf_raw_tracepoint_args *ctx)
 	probe_out.err = 0;
 	return 0;
 }
-

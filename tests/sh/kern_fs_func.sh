@@ -27,12 +27,20 @@ if [ ! -e /sys/bus/event_source/devices/kprobe ]; then
 	grep -q "kprobe/kretprobe (not in this kernel" "$TMP/err" || fail "kprobe reason: $(cat "$TMP/err")"
 fi
 grep -q '^profile fs ' "$TMP/f.osp" || fail "no tracepoint-pair profile in the run"
+# A layer with nothing to attach beside one that works: the run goes on
+# without it, said once, and the set names it.
+OSPROF_FS_SUBSYS=none_here OSPROF_FSOPS=off "$OSPROF" run -l syscall,fs -o "$TMP/d.osp" -- touch "$TMP/ran2" 2>"$TMP/err"
+expect_eq "run with one layer left" $? 0
+[ -e "$TMP/ran2" ] || fail "the command did not run"
+expect_eq "going-on lines" "$(grep -c "going on without the fs layer" "$TMP/err")" 1
+grep -q "^meta layers_unavailable fs$" "$TMP/d.osp" || fail "layers_unavailable not in the set"
+grep -q "^meta layers syscall$" "$TMP/d.osp" || fail "layers: $(grep '^meta layers ' "$TMP/d.osp")"
 # Nothing left to attach: an error, and the command does not run.
 rm -f "$TMP/ran"
 OSPROF_FS_SUBSYS=none_here OSPROF_FSOPS=off "$OSPROF" run -l fs --func vfs_read -o "$TMP/g.osp" -- touch "$TMP/ran" 2>"$TMP/err"
 expect_eq "run with nothing attachable" $? 1
 [ ! -e "$TMP/ran" ] || fail "the command ran although nothing could attach"
-grep -q "no requested layer can work on this kernel" "$TMP/err" || fail "no final error line: $(cat "$TMP/err")"
+grep -q "osprof: fs: nothing to time" "$TMP/err" || fail "no final error line: $(cat "$TMP/err")"
 grep -q "^  --func   unavailable here: fentry/fexit refused" "$TMP/list" ||
 	fail "list fs does not say --func is unavailable: $(grep -- --func "$TMP/list")"
 "$OSPROF" run -l fs --func no_such_function_xyz -- true 2>"$TMP/err2"
