@@ -8,11 +8,13 @@ cd "$(dirname "$0")/../.." || exit 1
 export CI=true OSPROF_EXPECT_VFSOPS=1 BUILD=${BUILD:-$PWD/build}
 echo "subtest-info kernel $(uname -r)"
 log=$(mktemp)
-grep -v '^#' tests/vm/tests.list | while read -r name; do
+grep -v '^#' tests/vm/tests.list | while read -r name flags; do
 	[ -n "$name" ] || continue
 	case $name in *"${VM_FILTER:-}"*) ;; *) continue ;; esac
 	start=$(date +%s)
-	timeout 300 bash "tests/sh/$name.sh" >"$log" 2>&1 </dev/null
+	fsops=off
+	[ "${flags:-}" = vfsops ] && fsops=on
+	OSPROF_FSOPS=$fsops timeout 300 bash "tests/sh/$name.sh" >"$log" 2>&1 </dev/null
 	rc=$?
 	secs=$(($(date +%s) - start))
 	if [ $rc -eq 0 ]; then
