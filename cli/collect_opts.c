@@ -18,6 +18,8 @@ const char osp_collect_opts_help[] =
     "      --by DIM          split profiles by pid, tid, comm, fs, dev or caller\n"
     "      --split preempt   put operations preempted while in flight apart\n"
     "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
+    "      --fs TYPE[,TYPE]  fs layer: time the VFS ops of these file systems only\n"
+    "                        (default: every one mounted; fentry, else kprobe)\n"
     "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
     "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
     "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
@@ -31,7 +33,7 @@ static const char targets_help[] =
     "  -c, --cgroup PATH     processes of this cgroup (v2 path)\n"
     "      --comm NAME       processes with this command name\n";
 
-enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
+enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_FS, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
 
 static int parse_pids(const char *cmd, const char *arg, struct osp_collect_opts *o)
 {
@@ -65,6 +67,7 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	    {"by", required_argument, 0, OPT_BY},
 	    {"split", required_argument, 0, OPT_SPLIT},
 	    {"func", required_argument, 0, OPT_FUNC},
+	    {"fs", required_argument, 0, OPT_FS},
 	    {"uprobe", required_argument, 0, OPT_UPROBE},
 	    {"correlate", required_argument, 0, OPT_CORRELATE},
 	    {"peaks", required_argument, 0, OPT_PEAKS},
@@ -129,6 +132,9 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 			break;
 		case OPT_FUNC:
 			o->funcs = optarg;
+			break;
+		case OPT_FS:
+			o->fs_types = optarg;
 			break;
 		case OPT_UPROBE:
 			o->uprobes = optarg;
@@ -290,6 +296,7 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	s->comm = o->comm;
 	s->all = o->all;
 	s->funcs = o->funcs;
+	s->fs_types = o->fs_types;
 	s->uprobes = o->uprobes;
 	s->correlate = o->correlate;
 	s->peaks = o->peaks;

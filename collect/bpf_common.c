@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <osprof/clock.h>
 #include "collect/bpf_common.h"
 #include "collect/nest.h"
@@ -121,6 +122,14 @@ enum osp_attach_mode osp_bpf_tp_mode(void)
 		osp_floor_bpf__destroy(f);
 	}
 	return (enum osp_attach_mode)mode;
+}
+
+int osp_btf_has_func(const char *name)
+{
+	static struct btf *vmlinux;
+	if (!vmlinux && !(vmlinux = btf__load_vmlinux_btf()))
+		return 0;
+	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
 }
 
 void osp_bpf_note_attach(struct osp_session *s, const char *layer, const char *target,

@@ -19,6 +19,7 @@
 #include "collect/bpf/kl_types.h"
 #include "collect/fs_events.h"
 #include "collect/fs_fuse.h"
+#include "collect/fsops.h"
 #include "collect/kfunc.h"
 #include "collect/kl_util.h"
 #include "collect/nest.h"
@@ -36,6 +37,7 @@ struct fs_state {
 	unsigned by; /* KL_BY_* */
 	struct kfuncs *kfuncs;
 	struct fs_fuse *fuse; /* FUSE request round trips, when fuse is here */
+	struct fsops *fsops;  /* the VFS ops of each file system (fsops.h) */
 	struct osp_bpf_stats stats;
 	struct osp_bpf_fast plain; /* plain profiles (no --by, -i, --split) */
 	int acquired;
@@ -81,6 +83,7 @@ static void fs_destroy(struct osp_session *s, int slot)
 	osp_bpf_fast_free(&st->plain);
 	kfuncs_free(st->kfuncs);
 	fs_fuse_free(st->fuse);
+	fsops_free(st->fsops);
 	fs_pairs_free(&st->pairs);
 	if (st->acquired)
 		osp_bpf_common_release(s);
@@ -122,10 +125,14 @@ static int fs_prepare_(struct osp_session *s, int slot)
 		return rc;
 	if (fuse_wanted(tfs) && (rc = fs_fuse_prepare(s, st->by, &st->fuse)))
 		return rc;
+	if ((rc = fsops_prepare(s, st->by, &st->fsops)))
+		return rc;
 	if (st->pairs.n == 0) {
-		if (st->kfuncs || st->fuse)
+		if (st->kfuncs || st->fuse || st->fsops)
 			return 0;
-		fprintf(stderr, "osprof: fs: no file-system tracepoint pairs in %s/events%s%s\n",
+		fprintf(stderr,
+		        "osprof: fs: nothing to time: no file-system tracepoint pairs in "
+		        "%s/events%s%s, and no VFS ops (see above)\n",
 		        tfs, only() ? " for OSPROF_FS_SUBSYS=" : "", only() ? only() : "");
 		return -ENOENT;
 	}
@@ -274,6 +281,8 @@ static int fs_attach(struct osp_session *s, int slot)
 		        st->pairs.n);
 	if (st->fuse && (rc = fs_fuse_attach(s, st->fuse)))
 		return rc;
+	if (st->fsops && (rc = fsops_attach(s, st->fsops)))
+		return rc;
 	return st->kfuncs ? kfuncs_attach(s, st->kfuncs) : 0;
 }
 
@@ -345,6 +354,8 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 		rc = fs_fuse_collect(s, st->fuse, reset);
 	if (!rc && st->kfuncs)
 		rc = kfuncs_collect(s, st->kfuncs, reset);
+	if (!rc && st->fsops)
+		rc = fsops_collect(s, st->fsops, reset);
 	if (rc)
 		fprintf(stderr, "osprof: fs: cannot read the histograms: %s\n", strerror(-rc));
 	return rc;
@@ -409,13 +420,15 @@ static int fs_list(FILE *out, int verbose)
 		        "fuse_request_end, keyed by request) via %s\n",
 		        kl_tp_mode_name());
 	kfuncs_list(out);
+	fsops_list(out, verbose, 0);
 	return 0;
 }
 
 const struct osp_layer osp_layer_fs = {
     .name = "fs",
     .by = "pid,tid,comm",
-    .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...) and --func kernel functions",
+    .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...), the VFS ops of every "
+               "file system (fentry/kprobe) and --func kernel functions",
     .needs_root = 1,
     .list = fs_list,
     .prepare = fs_prepare,

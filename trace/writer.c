@@ -26,6 +26,7 @@ struct seg_file {
 struct osp_trace_writer {
 	struct osp_trace_writer_opts o;
 	char *dir, *archive, *target;
+	char attach[160];
 	struct osp_trace_codec codec;
 	uint8_t *raw;
 	size_t raw_len, raw_cap;
@@ -192,6 +193,7 @@ static int open_segment(struct osp_trace_writer *w)
 	osp_trace_host_probe(&h);
 	h.seq = ++w->seq;
 	snprintf(h.target, sizeof(h.target), "%s", w->target ? w->target : "");
+	snprintf(h.attach, sizeof(h.attach), "%s", w->attach);
 	time_t t = (time_t)(h.start_wall_ns / 1000000000ull);
 	struct tm tm;
 	gmtime_r(&t, &tm);
@@ -489,6 +491,11 @@ int osp_trace_writer_rotate(struct osp_trace_writer *w)
 void osp_trace_writer_get_stats(const struct osp_trace_writer *w, struct osp_trace_writer_stats *st)
 {
 	*st = w->st;
+}
+
+void osp_trace_writer_set_attach(struct osp_trace_writer *w, const char *modes)
+{
+	snprintf(w->attach, sizeof(w->attach), "%s", modes ? modes : "");
 }
 
 int osp_trace_writer_close(struct osp_trace_writer *w, struct osp_trace_writer_stats *st)
