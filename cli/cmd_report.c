@@ -9,8 +9,9 @@
 static const char usage[] =
     "usage: osprof report [OPTIONS] FILE\n\n"
     "Prints a profile set: a summary of every profile ranked by total latency\n"
-    "(count, total, share and cumulative share of all latency, mean, min, max),\n"
-    "then one histogram per profile in the layout of bcc's print_log2_hist.\n"
+    "in one section per layer (count, total, share and cumulative share of the\n"
+    "layer's latency, mean, min, max), then one histogram per profile in the\n"
+    "layout of bcc's print_log2_hist.\n"
     "FILE '-' reads standard input.\n\n"
     "Options:\n"
     "  -n, --nsecs        histograms in nanoseconds\n"
@@ -21,8 +22,10 @@ static const char usage[] =
     "      --top N        only the N profiles with the largest total latency\n"
     "      --slices       also print time slices (profiles recorded with -i)\n"
     "      --summary      summary table only\n"
-    "      --json         NDJSON: one object per profile\n"
-    "      --csv          CSV: one row per profile, one column per bucket\n";
+    "      --json         NDJSON: a first {\"type\":\"meta\"} object (the file's\n"
+    "                     metadata), then one {\"type\":\"profile\"} per profile\n"
+    "      --csv          CSV: one row per profile, one column per bucket (with\n"
+    "                     --slices, one more row per time slice)\n";
 
 /* Analysis under the text report: "likely nested" count matches after the
  * summary, the peaks (with characteristic-time matches from the default
@@ -113,6 +116,11 @@ int cmd_report(int argc, char **argv)
 			break;
 		case OPT_JSON:
 		case OPT_CSV:
+			/* One output format per run: a second one is a mistake,
+			 * not a choice to make silently. */
+			if (format && format != c)
+				return osp_usage_err("report",
+				                     "--json and --csv exclude each other");
 			format = c;
 			break;
 		case 'h':
@@ -124,6 +132,9 @@ int cmd_report(int argc, char **argv)
 			return osp_usage_err("report", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (format && o.no_hist)
+		return osp_usage_err("report", "--summary is a text layout: not with %s",
+		                     format == OPT_JSON ? "--json" : "--csv");
 	if (optind != argc - 1)
 		return osp_usage_err("report", "expected one FILE");
 	struct osp_set *s = osp_cli_load(argv[optind]);

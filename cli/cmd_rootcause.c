@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/progress.h"
 #include "rootcause/output.h"
 #include "rootcause/peaks.h"
 #include "rootcause/rootcause.h"
@@ -55,11 +56,36 @@ static const char usage[] =
     "  --json               JSON (schema: docs/rootcause.md)\n"
     "  -o, --output FILE    also write the paths as a profile set (.osp): one profile\n"
     "                       per path with a 'path' dimension; osprof html shows a tree\n"
-    "  -v, --verbose        progress on stderr\n\n"
+    "  -v, --verbose        details of the search on stderr\n"
+    "  -q, --quiet          no progress line (elapsed, depth and node being searched;\n"
+    "                       shown only when stderr is a terminal)\n\n"
     "Exit status: 0 search finished, 1 failure or unfinished search (target exited\n"
     "or interrupted; the partial tree is printed), 2 usage error.\n";
 
 volatile sig_atomic_t rc_stop;
+
+/* The progress line of the search: the deepest node whose callees are being
+ * timed (the frontier), its depth, and how many in-peak records were used. */
+static void search_progress(struct osp_progress *pg, const struct rc_search *s)
+{
+	const struct rc_node *deep = NULL;
+	unsigned nfront = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->nodes[i].status == RC_FRONTIER) {
+			nfront++;
+			if (!deep || s->nodes[i].depth > deep->depth)
+				deep = &s->nodes[i];
+		}
+	if (deep)
+		osp_progress_show(pg, !pg->last_ns,
+		                  "depth %d of %u, node %s (%u branch%s open), %" PRIu64
+		                  " in-peak records",
+		                  deep->depth, s->p.max_depth, deep->name ? deep->name : "?",
+		                  nfront, nfront == 1 ? "" : "es", s->used);
+	else
+		osp_progress_show(pg, !pg->last_ns, "search finishing, %" PRIu64 " in-peak records",
+		                  s->used);
+}
 
 static void on_signal(int sig)
 {
@@ -221,20 +247,26 @@ static int run_func(struct rc_opts *o)
 	}
 	uint64_t hist[RC_HBUCKETS] = {0};
 	int status = 0;
+	struct osp_progress pg;
+	osp_progress_init(&pg, "rootcause", o->quiet);
 	/* Phase 1: profile f0 until --start-ops calls. */
 	while (!rc_stop) {
 		be->ops->poll(be, 50, NULL, NULL);
 		if (be->ops->read_hist(be, hist))
 			goto out;
+		osp_progress_show(&pg, !pg.last_ns, "profiling f0: %" PRIu64 " of %u calls",
+		                  hist_total(hist), o->p.start_ops);
 		if (hist_total(hist) >= o->p.start_ops)
 			break;
 		if (!rc_target_alive(o->pid, is_child, &status)) {
+			osp_progress_end(&pg);
 			osp_err("rootcause: target exited after %" PRIu64
 			        " of %u f0 calls (--start-ops)",
 			        hist_total(hist), o->p.start_ops);
 			goto out;
 		}
 	}
+	osp_progress_end(&pg);
 	char f0name[PATH_MAX + 64];
 	snprintf(f0name, sizeof(f0name), "%s:%s", rbin, symname);
 	FILE *info = (o->json || o->folded) ? stderr : stdout;
@@ -315,6 +347,7 @@ static int run_func(struct rc_opts *o)
 	}
 	uint64_t t_search = osp_now_ns(), calls0 = hist_total(hist);
 	while (!rc_stop && !s.done) {
+		search_progress(&pg, &s);
 		be->ops->poll(be, 100, rc_search_event, &s);
 		if (!rc_target_alive(o->pid, is_child, &status)) {
 			be->ops->poll(be, 0, rc_search_event, &s);
@@ -327,6 +360,8 @@ static int run_func(struct rc_opts *o)
 			break;
 		}
 	}
+	search_progress(&pg, &s);
+	osp_progress_end(&pg);
 	rc_search_stop(&s);
 	be->ops->read_hist(be, hist);
 	in.search_ns = osp_now_ns() - t_search;
@@ -392,6 +427,7 @@ int cmd_rootcause(int argc, char **argv)
 	    {"json", no_argument, 0, O_JSON},
 	    {"backend", required_argument, 0, O_BACKEND},
 	    {"verbose", no_argument, 0, 'v'},
+	    {"quiet", no_argument, 0, 'q'},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -400,7 +436,7 @@ int cmd_rootcause(int argc, char **argv)
 	int c;
 	unsigned u;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:o:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+p:o:vqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case O_FUNC:
 			o.func = optarg;
@@ -460,6 +496,9 @@ int cmd_rootcause(int argc, char **argv)
 				                     "--backend: '%s' is not uprobe or trampoline",
 				                     optarg);
 			o.backend = optarg;
+			break;
+		case 'q':
+			o.quiet = 1;
 			break;
 		case 'v':
 			o.verbose = 1;

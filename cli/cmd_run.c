@@ -5,10 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <poll.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
+#include "cli/progress.h"
 #include "cli/spawn.h"
 
 static const char usage_head[] =
@@ -17,7 +22,9 @@ static const char usage_head[] =
     "set to -o FILE (default osprof.osp). Exits with CMD's exit status (128+N\n"
     "if CMD was killed by signal N; 127 if CMD was not found). Before CMD\n"
     "runs: 2 for a bad option or value (unknown symbol, malformed spec), 1 when\n"
-    "profiling cannot start here (no root, no BTF, a probe the kernel refuses).\n"
+    "profiling cannot start here (no root, no BTF, no requested layer can\n"
+    "attach). A layer this kernel cannot serve is named once with the reason\n"
+    "and the run goes on with the others.\n"
     "Ctrl-C reaches CMD; whatever was collected is still written.\n"
     "Read the result with 'osprof report FILE'.\n";
 
@@ -33,15 +40,49 @@ static void on_signal(int sig)
 		kill(child_pid, sig);
 }
 
+static int exit_status(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
 static int wait_child(pid_t pid)
 {
 	int status;
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
+	return exit_status(status);
+}
+
+/* Waits for CMD while redrawing the progress line. The layers aggregate in
+ * the kernel or in the child's own counter files, and reading them early
+ * would end their time slices: the line shows the elapsed time and CMD. */
+static int wait_child_progress(pid_t pid, struct osp_progress *pg, const char *cmd)
+{
+	if (!pg->on)
+		return wait_child(pid);
+	/* A pidfd becomes readable when CMD exits: poll on it wakes at once
+	 * then, and every 250 ms otherwise to redraw. */
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	for (;;) {
+		int status;
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid || (r < 0 && errno != EINTR)) {
+			if (pfd >= 0)
+				close(pfd);
+			return r == pid ? exit_status(status) : 1;
+		}
+		osp_progress_show(pg, 1, "profiling %s (pid %d)", cmd, (int)pid);
+		if (pfd >= 0) {
+			struct pollfd pl = {.fd = pfd, .events = POLLIN};
+			poll(&pl, 1, 250);
+		} else {
+			struct timespec ts = {0, 250000000}; /* redraw pace only */
+			nanosleep(&ts, NULL);
+		}
+	}
 }
 
 int cmd_run(int argc, char **argv)
@@ -71,10 +112,11 @@ int cmd_run(int argc, char **argv)
 	osp_set_meta(s.set, "command", cmdline);
 	s.argv = cmdv;
 
-	int status = OSP_EXIT_FAIL, n = 0, release_fd = -1;
-	for (; n < nlayers; n++)
-		if (layers[n]->prepare && layers[n]->prepare(&s, n) < 0)
-			goto out;
+	int status = OSP_EXIT_FAIL, n = nlayers, release_fd = -1;
+	if ((status = osp_collect_prepare("run", &s, layers, &n)))
+		goto out;
+	status = OSP_EXIT_FAIL;
+	nlayers = n;
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -84,19 +126,24 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	s.root_pid = child_pid;
-	for (int i = 0; i < nlayers; i++)
-		if (layers[i]->attach && layers[i]->attach(&s, i) < 0) {
-			close(release_fd); /* the held child exits without running */
-			wait_child(child_pid);
-			goto out;
-		}
+	if ((status = osp_collect_attach("run", &s, layers, &n))) {
+		close(release_fd); /* the held child exits without running */
+		wait_child(child_pid);
+		goto out;
+	}
+	status = OSP_EXIT_FAIL;
+	nlayers = n;
 	s.start_ns = osp_now_ns();
 	if (write(release_fd, "g", 1) != 1) {
 		osp_err("run: cannot release %s: %s", cmdv[0], strerror(errno));
 		goto out;
 	}
 	close(release_fd);
-	status = wait_child(child_pid);
+	struct osp_progress pg;
+	osp_progress_init(&pg, "run", o.quiet);
+	status = wait_child_progress(child_pid, &pg, cmdv[0]);
+	osp_progress_show(&pg, 1, "%s exited, collecting", cmdv[0]);
+	osp_progress_end(&pg);
 	osp_set_metaf(s.set, "duration_ns", "%llu",
 	              (unsigned long long)(osp_now_ns() - s.start_ns));
 	for (int i = 0; i < nlayers; i++)

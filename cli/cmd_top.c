@@ -21,7 +21,8 @@ static const char usage_head[] =
     "In top, -i DUR is the refresh interval (default 1s), -d DUR stops after DUR\n"
     "and -o FILE is where the 'w' key (and Ctrl-C, when -o is given) writes the\n"
     "profile set collected so far. --replay FILE plays the time slices of a file\n"
-    "recorded with -i back, one slice per refresh, instead of collecting.\n\n"
+    "recorded with -i back, one slice per refresh, instead of collecting; its\n"
+    "rates are per recorded slice, not per refresh.\n\n"
     "Keys: q quit, Up/Down (j/k) select, PgUp/PgDn/Home/End, l/L next/previous\n"
     "layer (filter), p or space pause, c cumulative or last-interval values,\n"
     "w write the profile set to -o FILE, z zero the counters.\n";
@@ -127,7 +128,8 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 			osp_set_free(v->last);
 			v->last = iv;
 			iv = NULL;
-			v->last_secs = (double)(now - prev) / 1e9;
+			v->last_secs =
+			    (double)(src->poll_span_ns ? src->poll_span_ns : now - prev) / 1e9;
 			prev = now;
 			v->ticks++;
 		}

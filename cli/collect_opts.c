@@ -18,11 +18,14 @@ const char osp_collect_opts_help[] =
     "      --by DIM          split profiles by pid, tid, comm, fs, dev or caller\n"
     "      --split preempt   put operations preempted while in flight apart\n"
     "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
+    "      --fs TYPE[,TYPE]  fs layer: time the VFS ops of these file systems only\n"
+    "                        (default: every one mounted; fentry, else kprobe)\n"
     "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
     "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
     "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
     "                        8-10,14-18 (or zero, ovf, latencies: 10us-1ms)\n"
-    "  -v, --verbose         print the attach mode chosen for each probe\n";
+    "  -v, --verbose         print the attach mode chosen for each probe\n"
+    "  -q, --quiet           no progress line (shown only when stderr is a terminal)\n";
 
 static const char targets_help[] =
     "  -a, --all             the whole system\n"
@@ -30,7 +33,7 @@ static const char targets_help[] =
     "  -c, --cgroup PATH     processes of this cgroup (v2 path)\n"
     "      --comm NAME       processes with this command name\n";
 
-enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
+enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_FS, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
 
 static int parse_pids(const char *cmd, const char *arg, struct osp_collect_opts *o)
 {
@@ -64,10 +67,12 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	    {"by", required_argument, 0, OPT_BY},
 	    {"split", required_argument, 0, OPT_SPLIT},
 	    {"func", required_argument, 0, OPT_FUNC},
+	    {"fs", required_argument, 0, OPT_FS},
 	    {"uprobe", required_argument, 0, OPT_UPROBE},
 	    {"correlate", required_argument, 0, OPT_CORRELATE},
 	    {"peaks", required_argument, 0, OPT_PEAKS},
 	    {"verbose", no_argument, 0, 'v'},
+	    {"quiet", no_argument, 0, 'q'},
 	    {"all", no_argument, 0, 'a'},
 	    {"pid", required_argument, 0, 'p'},
 	    {"cgroup", required_argument, 0, 'c'},
@@ -83,7 +88,7 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	opterr = 0;
 	int c;
 	/* '+': stop at the first non-option, which starts the command to run. */
-	while ((c = getopt_long(argc, argv, "+:l:r:i:d:o:vap:c:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:l:r:i:d:o:vqap:c:h", longopts, NULL)) != -1) {
 		int bad_target = !targets && (c == 'a' || c == 'p' || c == 'c' || c == OPT_COMM);
 		if (bad_target)
 			return osp_usage_err(cmd, "%s is not an option of this command",
@@ -128,6 +133,9 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 		case OPT_FUNC:
 			o->funcs = optarg;
 			break;
+		case OPT_FS:
+			o->fs_types = optarg;
+			break;
 		case OPT_UPROBE:
 			o->uprobes = optarg;
 			break;
@@ -136,6 +144,9 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 			break;
 		case OPT_PEAKS:
 			o->peaks = optarg;
+			break;
+		case 'q':
+			o->quiet = 1;
 			break;
 		case 'v':
 			o->verbose++;
@@ -249,6 +260,18 @@ static int add_layers(const char *cmd, const struct osp_collect_opts *o,
 	free(copy);
 	if (!*nlayers)
 		return osp_usage_err(cmd, "-l/--layers: no layer given");
+	/* Table order: a layer's objects load after those of the layers above
+	 * it, whose per-thread state they read (measured nesting). */
+	int n = 0;
+	for (int i = 0; osp_layers[i]; i++)
+		for (int j = n; j < *nlayers; j++)
+			if (layers[j] == osp_layers[i]) {
+				const struct osp_layer *t = layers[n];
+				layers[n] = layers[j];
+				layers[j] = t;
+				n++;
+				break;
+			}
 	return 0;
 }
 
@@ -273,6 +296,7 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	s->comm = o->comm;
 	s->all = o->all;
 	s->funcs = o->funcs;
+	s->fs_types = o->fs_types;
 	s->uprobes = o->uprobes;
 	s->correlate = o->correlate;
 	s->peaks = o->peaks;

@@ -24,8 +24,12 @@ static void usage(FILE *out)
 	             "Commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\nRun 'osprof COMMAND --help' for the options of one command.\n"
-	             "Documentation: README.md and docs/ in the source tree.\n");
+	fprintf(out,
+	        "\nOptions:\n"
+	        "  -h, --help     this list (also 'osprof help')\n"
+	        "  -V, --version  print the version (also 'osprof version')\n"
+	        "\nRun 'osprof COMMAND --help' for the options of one command.\n"
+	        "Documentation: man osprof-COMMAND, README.md and docs/ in the source tree.\n");
 }
 
 int main(int argc, char **argv)
@@ -39,7 +43,7 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return OSP_EXIT_OK;
 	}
-	if (!strcmp(name, "--version")) {
+	if (!strcmp(name, "--version") || !strcmp(name, "-V") || !strcmp(name, "version")) {
 		printf("osprof %s\n", OSPROF_VERSION);
 		return OSP_EXIT_OK;
 	}

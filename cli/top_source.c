@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/collect_degrade.h"
 #include "cli/top_source.h"
 
 struct live {
@@ -75,20 +76,15 @@ int top_source_live(struct top_source *src, struct osp_collect_opts *o)
 	src->poll = live_poll;
 	src->close = live_close;
 	src->cum = l->s.set;
-	for (; l->prepared < l->nlayers; l->prepared++) {
-		const struct osp_layer *ly = l->layers[l->prepared];
-		if (ly->prepare && ly->prepare(&l->s, l->prepared) < 0) {
-			int bad = l->s.bad_input;
-			live_close(src);
-			return bad ? OSP_EXIT_USAGE : OSP_EXIT_FAIL;
-		}
+	l->prepared = l->nlayers;
+	rc = osp_collect_prepare("top", &l->s, l->layers, &l->prepared);
+	if (!rc)
+		rc = osp_collect_attach("top", &l->s, l->layers, &l->prepared);
+	l->nlayers = l->prepared;
+	if (rc) {
+		live_close(src);
+		return rc;
 	}
-	for (int i = 0; i < l->nlayers; i++)
-		if (l->layers[i]->attach && l->layers[i]->attach(&l->s, i) < 0) {
-			int bad = l->s.bad_input;
-			live_close(src);
-			return bad ? OSP_EXIT_USAGE : OSP_EXIT_FAIL;
-		}
 	const char *names = osp_get_meta(l->s.set, "layers");
 	char who[64];
 	if (o->npids)
@@ -107,7 +103,7 @@ struct replay {
 	struct osp_set *file;
 	uint64_t next, last; /* slice indexes still to play */
 	unsigned polls;
-	int done;
+	int done, sliced;
 };
 
 /* Adds n operations of bucket idx; their values are unknown, so the total
@@ -161,6 +157,10 @@ static int replay_poll(struct top_source *src, struct osp_set *into)
 			if (p->slices[lo].buckets[k])
 				add_bucket(&q->hist, k, p->slices[lo].buckets[k]);
 	}
+	/* Rates are per recorded slice; an unsliced file arrives at once, its
+	 * rates over the recording's duration when the file says it. */
+	src->poll_span_ns =
+	    f->slice_ns && rp->sliced ? f->slice_ns : osp_meta_u64(f, "duration_ns");
 	if (rp->next >= rp->last)
 		rp->done = 1;
 	rp->next++;
@@ -199,6 +199,7 @@ int top_source_replay(struct top_source *src, const char *file)
 			rp->last = p->slices[p->nslices - 1].index;
 	}
 	rp->next = sliced ? first : 0;
+	rp->sliced = sliced;
 	src->cum = osp_set_new(rp->file->r);
 	if (!src->cum) {
 		osp_set_free(rp->file);

@@ -13,6 +13,10 @@ struct top_source {
 	/* Adds what happened since the previous poll into `into` (a fresh set
 	 * of the same r). 0, 1 when a replay has nothing left, -1 on error. */
 	int (*poll)(struct top_source *src, struct osp_set *into);
+	/* How much time the last poll's histograms cover, for rates: a replay
+	 * plays one recorded slice per refresh, whatever the refresh interval.
+	 * 0 = the wall-clock time between polls (live collection). */
+	uint64_t poll_span_ns;
 	void (*close)(struct top_source *src);
 	void *priv;
 };

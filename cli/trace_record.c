@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/spawn.h"
 #include "cli/trace_cmds.h"
+#include "cli/progress.h"
 #include <linux/types.h>
 #include "collect/bpf/trace.h"
 #include "collect/trace_capture.h"
@@ -19,7 +20,7 @@
 static const char usage[] =
     "usage: osprof trace record [-a | -p PID[,PID] | -c CGROUP | -- CMD [ARGS]] -w DIR\n"
     "                           [-G SECONDS] [-C MB] [--max-disk MB] [--archive DIR]\n"
-    "                           [--zstd] [--layers fs,block] [-d DURATION] [-v]\n\n"
+    "                           [--zstd] [--layers fs,block] [-d DURATION] [-v] [-q]\n\n"
     "Records every file-system system call of the targets (open, read, write, their\n"
     "positional and vector forms, lseek, fsync, the stat family, getdents, unlink,\n"
     "rename, mkdir, rmdir, truncate, mmap of files, close, ...) with its start time,\n"
@@ -46,7 +47,9 @@ static const char usage[] =
     "                       block (requests issue -> complete) events\n"
     "      --buffer MB      kernel ring buffer size (power of two, default 32)\n"
     "  -d, --duration DUR   stop after DUR (e.g. 30s, 5m)\n"
-    "  -v, --verbose        print attach modes\n\n"
+    "  -v, --verbose        print attach modes\n"
+    "  -q, --quiet          no progress line (elapsed, events/s, drops, bytes\n"
+    "                       written; shown only when stderr is a terminal)\n\n"
     "When the disk fills, recording goes on and events are dropped and counted;\n"
     "what is already written stays readable. Drops are stored per segment and\n"
     "reported at exit. Read the trace with 'osprof trace dump|stats|profile DIR'.\n";
@@ -138,6 +141,7 @@ int trace_cmd_record(int argc, char **argv)
 	    {"rotate-size", required_argument, NULL, 'C'},
 	    {"duration", required_argument, NULL, 'd'},
 	    {"verbose", no_argument, NULL, 'v'},
+	    {"quiet", no_argument, NULL, 'q'},
 	    {"help", no_argument, NULL, 'h'},
 	    {"max-disk", required_argument, NULL, 1},
 	    {"archive", required_argument, NULL, 2},
@@ -151,11 +155,11 @@ int trace_cmd_record(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	unsigned layers = 0;
 	uint64_t duration = 0, rb = 0;
-	int c, rc, ntargets = 0;
+	int c, rc, ntargets = 0, quiet = 0;
 	const char *pid_arg = NULL;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ap:c:w:G:C:d:vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:ap:c:w:G:C:d:vqh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			s.all = 1;
@@ -187,6 +191,9 @@ int trace_cmd_record(int argc, char **argv)
 			if (osp_parse_duration(optarg, &duration) || !duration)
 				return osp_usage_err("trace record", "-d: '%s' is not a duration",
 				                     optarg);
+			break;
+		case 'q':
+			quiet = 1;
 			break;
 		case 'v':
 			s.verbose = 1;
@@ -284,6 +291,8 @@ int trace_cmd_record(int argc, char **argv)
 		}
 		goto out;
 	}
+	/* tp_btf or raw_tp, as the load found: said in every segment header */
+	osp_trace_writer_set_attach(w, osp_get_meta(s.set, "attach_modes"));
 	uint64_t start = osp_now_ns();
 	if (cmdv) {
 		if (write(release_fd, "g", 1) != 1) {
@@ -296,7 +305,12 @@ int trace_cmd_record(int argc, char **argv)
 		        wo.dir);
 	}
 	status = OSP_EXIT_OK;
+	struct osp_progress pg;
+	osp_progress_init(&pg, "trace record", quiet);
 	for (;;) {
+		struct osp_trace_writer_stats ps;
+		osp_trace_writer_get_stats(w, &ps);
+		osp_progress_counts(&pg, !pg.last_ns, ps.events, ps.dropped, ps.disk_bytes);
 		long k = osp_trace_capture_poll(cap, w, 100);
 		if (k < 0) {
 			osp_err("trace record: reading the ring buffer: %s", strerror((int)-k));
@@ -324,6 +338,12 @@ int trace_cmd_record(int argc, char **argv)
 	osp_trace_capture_detach(cap);
 	while (osp_trace_capture_poll(cap, w, 0) > 0)
 		;
+	{
+		struct osp_trace_writer_stats ps;
+		osp_trace_writer_get_stats(w, &ps);
+		osp_progress_counts(&pg, 1, ps.events, ps.dropped, ps.disk_bytes);
+		osp_progress_end(&pg);
+	}
 	if (child_pid > 0) {
 		int st;
 		while (waitpid(child_pid, &st, 0) < 0 && errno == EINTR)

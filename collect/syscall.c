@@ -12,6 +12,7 @@
 #include <osprof/clock.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf_fast.h"
+#include "collect/nest.h"
 #include "collect/bpf/syscall.h"
 #include "syscall.skel.h"
 
@@ -95,6 +96,7 @@ struct sys_state {
 	unsigned corr, corr_nr;
 	unsigned last_dev;
 	char last_dev_name[32];
+	int exported; /* sys_inflight is the nesting parent of the other layers */
 };
 
 int osp_syscall_nr(const char *name)
@@ -103,6 +105,11 @@ int osp_syscall_nr(const char *name)
 		if (sys_names[i] && !strcmp(sys_names[i], name))
 			return i;
 	return -1;
+}
+
+const char *osp_syscall_name(unsigned nr)
+{
+	return nr < OSP_SYS_MAX ? sys_names[nr] : NULL;
 }
 
 static const char *sys_name(unsigned nr, char *buf, size_t len)
@@ -266,6 +273,8 @@ static void sys_destroy(struct osp_session *s, int slot)
 	struct sys_state *st = s->layer_state[slot];
 	if (!st)
 		return;
+	if (st->exported)
+		osp_nest_export_sys(-1);
 	syscall_bpf__destroy(st->skel);
 	osp_bpf_fast_free(&st->plain);
 	free(st);
@@ -323,6 +332,10 @@ static int sys_prepare(struct osp_session *s, int slot)
 		        osp_attach_mode_name(st->mode), strerror(-rc));
 		goto fail;
 	}
+	/* The layers prepared next (fs, block, lock) read each thread's call in
+	 * flight from this map: measured nesting at no cost here. */
+	osp_nest_export_sys(bpf_map__fd(k->maps.sys_inflight));
+	st->exported = 1;
 	return 0;
 fail:
 	sys_destroy(s, slot);

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <osprof/clock.h>
+#include "cli/helper_path.h"
 #include "collect/layer.h"
 #include "collect/user_elf.h"
 #include "collect/user_file.h"
@@ -33,26 +34,20 @@ struct user_state {
 	struct osp_user_slices *slices; /* -i: sampler running since attach */
 };
 
-/* $OSPROF_PRELOAD_LIB, else libosprof-preload.so next to this osprof. */
+/* $OSPROF_PRELOAD_LIB, else libosprof-preload.so next to this osprof or in
+ * its installed location (cli/helper_path.h). */
 static int find_library(char *out, size_t len)
 {
 	const char *env = getenv("OSPROF_PRELOAD_LIB");
 	if (env && *env) {
 		snprintf(out, len, "%s", env);
-	} else {
-		char self[PATH_MAX];
-		ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-		if (n <= 0)
+		if (access(out, R_OK))
 			return -errno;
-		self[n] = 0;
-		char *slash = strrchr(self, '/');
-		if (slash)
-			*slash = 0;
-		if (snprintf(out, len, "%s/libosprof-preload.so", self) >= (int)len)
-			return -ENAMETOOLONG;
+	} else {
+		int rc = osp_helper_path("libosprof-preload.so", out, len);
+		if (rc < 0)
+			return rc;
 	}
-	if (access(out, R_OK))
-		return -errno;
 	/* The child may chdir before it execs more programs. */
 	char abs[PATH_MAX];
 	if (realpath(out, abs))

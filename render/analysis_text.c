@@ -145,6 +145,15 @@ void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct o
 		value_text(hi, sizeof(hi), (double)k->hi_ns, p->unit);
 		snprintf(rng, sizeof(rng), "%s - %s", lo, hi);
 		value_text(mean, sizeof(mean), k->mean_ns, p->unit);
+		/* The overflow bucket holds negative deltas (v >= 2^63): it has no
+		 * upper bound and its values no meaningful mean. */
+		if (k->last + 1 == h->nbuckets) {
+			if (k->first + 1 == h->nbuckets)
+				snprintf(rng, sizeof(rng), ">= 2^63 (overflow)");
+			else
+				snprintf(rng, sizeof(rng), "%s - overflow", lo);
+			snprintf(mean, sizeof(mean), "-");
+		}
 		fprintf(out, "  %4u %-9s %-23s %10" PRIu64 " %11s %6.1f %6.1f", i + 1, bk, rng,
 		        k->count, mean, k->share_ops * 100, k->share_lat * 100);
 		struct osp_peak_label lb[MAX_MATCH];

@@ -8,6 +8,13 @@
 #include "render/vmodel.h"
 
 #define ROW_H 260
+/* Label geometry of the pngcairo terminal at 900 px: plot area width
+ * (without the 10- and 14-character margins), character width (generous:
+ * the default font is ~9.5 px), height of one lane of labels as a fraction
+ * of the ~145 px plot area of a panel. */
+#define GP_PLOT_W 660.0
+#define GP_CHAR_W 10.0
+#define GP_LANE_H 0.11
 
 /* gnuplot single-quoted string: only the quote itself needs doubling. */
 static void gp_str(FILE *f, const char *s)
@@ -92,20 +99,41 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 	gp_str(f, title);
 	fprintf(f, " noenhanced\nset xrange [%d:%d]\nset yrange [0.5:*]\nset logscale y\n", blo,
 	        bhi + 1);
-	fprintf(f, "set autoscale ymax\nset offsets 0, 0, graph 0.25, 0\n");
+	fprintf(f, "set autoscale ymax\n");
 	fprintf(f, "set ylabel 'count (log)'\nset xlabel '%s (log2 buckets, r=%u)'\n",
 	        p->unit == OSP_UNIT_NS ? "latency" : osp_unit_name(p->unit), s->r);
 	xtics(f, s, p->unit, blo, bhi);
-	for (unsigned k = 0; k < st.npeaks; k++) {
+	/* Peak labels stack in lanes from the top (osp_vm_lanes), placed in
+	 * pixels: the plot area is about GP_PLOT_W px across. */
+	char ptext[OSP_VM_MAX_PEAKS][48];
+	double plo[OSP_VM_MAX_PEAKS] = {0}, phi[OSP_VM_MAX_PEAKS] = {0};
+	unsigned plane[OSP_VM_MAX_PEAKS] = {0}, nlanes = 0;
+	unsigned np = st.npeaks < OSP_VM_MAX_PEAKS ? st.npeaks : OSP_VM_MAX_PEAKS;
+	double px_per_bucket = GP_PLOT_W / (double)(bhi + 1 - blo);
+	for (unsigned k = 0; k < np; k++) {
+		const struct osp_vm_peak *pk = &st.peaks[k];
+		snprintf(ptext[k], sizeof(ptext[k]), "P%u %s %.0f%%", k + 1,
+		         osp_vm_fmt(pk->mean, p->unit, t1, 32), 100 * pk->share_ops);
+		double c = ((pk->lo + pk->hi + 1) / 2.0 - blo) * px_per_bucket;
+		double w = (double)strlen(ptext[k]) * GP_CHAR_W;
+		plo[k] = c - w / 2;
+		phi[k] = c + w / 2;
+	}
+	nlanes = osp_vm_lanes(plo, phi, np, plane);
+	for (unsigned k = 0; k < np; k++) {
 		const struct osp_vm_peak *pk = &st.peaks[k];
 		fprintf(f,
 		        "set object %u rect from %u, graph 0 to %u, graph 1 fc rgb '#f4d35e' "
 		        "fs solid 0.3 noborder behind\n",
 		        k + 1, pk->lo, pk->hi + 1);
-		fprintf(f, "set label %u 'P%u %s %.0f%%' at %.2f, graph 0.95 center\n", k + 1,
-		        k + 1, osp_vm_fmt(pk->mean, p->unit, t1, 32), 100 * pk->share_ops,
-		        (pk->lo + pk->hi + 1) / 2.0);
+		fprintf(f, "set label %u '%s' at %.2f, graph %.2f center\n", k + 1, ptext[k],
+		        (pk->lo + pk->hi + 1) / 2.0, 0.95 - GP_LANE_H * plane[k]);
 	}
+	/* The key (A/B, latency) goes under the last lane of peak labels, never
+	 * over one; the headroom above the bars holds both. */
+	fprintf(f, "set key at graph 0.99, graph %.2f right top\n",
+	        0.95 - GP_LANE_H * nlanes + GP_LANE_H / 2);
+	fprintf(f, "set offsets 0, 0, graph %.2f, 0\n", 0.25 + GP_LANE_H * (nlanes + 1));
 	for (unsigned k = 0; k < nn; k++) {
 		double b = osp_vm_xpos(nt[k].value, s->r);
 		fprintf(f, "set arrow %u from %.3f, graph 0 to %.3f, graph 1 nohead dt 2\n", k + 1,
@@ -193,7 +221,7 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 		fprintf(f, "\n");
 	}
 	fprintf(f, "set encoding utf8\nset grid xtics ytics lc rgb '#dddddd'\nset boxwidth 0.9 "
-	           "relative\nset key top right\n"
+	           "relative\n"
 	           "set lmargin 10\nset rmargin 14\n");
 	if (n == 0) {
 		fprintf(f, "set label 'no profiles in this set' at graph 0.5, graph 0.5 center\n"

@@ -43,7 +43,20 @@ void osp_print_hist(FILE *out, const struct osp_hist *h, const uint64_t *buckets
 		fprintf(out, "     (no samples)\n");
 		return;
 	}
-	fprintf(out, "%*s : count    distribution\n", 24, osp_unit_div_name(unit_div, unit));
+	/* bcc's columns are 10 digits wide; wider values (forced -n on long
+	 * latencies, large sizes) widen them instead of breaking the layout. */
+	int w = 10;
+	for (int i = last; i >= first && i >= 0; i--) {
+		uint64_t hi = osp_bucket_hi((unsigned)i, h->r);
+		if ((unsigned)i == h->nbuckets - 1 || hi < osp_bucket_lo((unsigned)i, h->r))
+			continue;
+		char d[24];
+		int n = snprintf(d, sizeof(d), "%llu", (unsigned long long)(hi / unit_div));
+		if (n > w)
+			w = n;
+		break;
+	}
+	fprintf(out, "%*s : count    distribution\n", 2 * w + 4, osp_unit_div_name(unit_div, unit));
 	for (int i = first; i <= last; i++) {
 		unsigned idx = (unsigned)i;
 		uint64_t lo = osp_bucket_lo(idx, h->r), hi = osp_bucket_hi(idx, h->r);
@@ -55,11 +68,11 @@ void osp_print_hist(FILE *out, const struct osp_hist *h, const uint64_t *buckets
 		memset(bar + stars, ' ', BAR_WIDTH - stars);
 		bar[BAR_WIDTH] = '\0';
 		if (idx == h->nbuckets - 1)
-			fprintf(out, "%24s : %-8llu |%s|\n", ">= 2^63 (overflow)",
+			fprintf(out, "%*s : %-8llu |%s|\n", 2 * w + 4, ">= 2^63 (overflow)",
 			        (unsigned long long)buckets[idx], bar);
 		else
-			fprintf(out, "%10llu -> %-10llu : %-8llu |%s|\n",
-			        (unsigned long long)(lo / unit_div),
+			fprintf(out, "%*llu -> %-*llu : %-8llu |%s|\n", w,
+			        (unsigned long long)(lo / unit_div), w,
 			        (unsigned long long)(hi / unit_div),
 			        (unsigned long long)buckets[idx], bar);
 	}

@@ -50,14 +50,33 @@ static void json_buckets(FILE *out, const struct osp_hist *h, const uint64_t *b)
 	fputc(']', out);
 }
 
+/* The first record: the set's metadata once (host, command, losses, ...),
+ * so a consumer of the stream knows where and how it was measured. */
+static void json_meta(FILE *out, const struct osp_set *s, size_t n)
+{
+	fprintf(out,
+	        "{\"type\":\"meta\",\"r\":%u,\"slice_ns\":%" PRIu64
+	        ",\"profiles\":%zu,\"profiles_in_file\":%zu,\"meta\":{",
+	        s->r, s->slice_ns, n, s->n);
+	for (size_t i = 0; i < s->nmeta; i++) {
+		fputs(i ? ",\"" : "\"", out);
+		osp_json_string(out, s->meta[i].key);
+		fputs("\":\"", out);
+		osp_json_string(out, s->meta[i].value);
+		fputc('"', out);
+	}
+	fputs("}}\n", out);
+}
+
 void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts *o)
 {
 	osp_set_sort_by_total(s);
 	size_t n = o->top && o->top < s->n ? o->top : s->n;
+	json_meta(out, s, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct osp_profile *p = s->profiles[i];
 		const struct osp_hist *h = &p->hist;
-		fputc('{', out);
+		fputs("{\"type\":\"profile\",", out);
 		osp_json_profile_key(out, p);
 		fprintf(out,
 		        ",\"unit\":\"%s\",\"r\":%u,\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
@@ -94,32 +113,85 @@ static void csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Columns are named by unit ("total_ns", "p99_bytes") when every row shown
+ * has the same unit; a mixed set gets plain names and the per-row unit
+ * column says what each row's numbers are. */
+static const char *csv_unit_suffix(struct osp_set *s, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (s->profiles[i]->unit != s->profiles[0]->unit)
+			return "";
+	if (!n)
+		return "_ns";
+	switch (s->profiles[0]->unit) {
+	case OSP_UNIT_BYTES:
+		return "_bytes";
+	case OSP_UNIT_COUNT:
+		return "_count";
+	default:
+		return "_ns";
+	}
+}
+
+static void csv_row(FILE *out, const struct osp_profile *p, const uint64_t *buckets, unsigned nb,
+                    const struct osp_report_opts *o, const struct osp_slice *sl)
+{
+	const struct osp_hist *h = &p->hist;
+	char dims[512] = "";
+	size_t len = 0;
+	for (unsigned d = 0; d < p->ndims && len < sizeof(dims); d++)
+		len += (size_t)snprintf(dims + len, sizeof(dims) - len, "%s%s=%s", d ? ";" : "",
+		                        p->dims[d].name, p->dims[d].value);
+	csv_field(out, p->layer);
+	fputc(',', out);
+	csv_field(out, p->op);
+	fputc(',', out);
+	csv_field(out, dims);
+	fprintf(out, ",%s", osp_unit_name(p->unit));
+	if (o->slices) {
+		if (sl)
+			fprintf(out, ",%" PRIu64, sl->index);
+		else
+			fputc(',', out);
+	}
+	if (sl) {
+		/* A slice stores buckets only: its count is their sum; total,
+		 * min, max and percentiles are those of the whole run. */
+		uint64_t c = 0;
+		for (unsigned b = 0; b < nb; b++)
+			c += buckets[b];
+		fprintf(out, ",%" PRIu64 ",,,", c);
+		for (unsigned j = 0; j < o->npcts; j++)
+			fputc(',', out);
+	} else {
+		fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, h->count, h->total,
+		        h->count ? h->min : 0, h->max);
+		for (unsigned j = 0; j < o->npcts; j++)
+			fprintf(out, ",%" PRIu64, osp_hist_quantile(h, o->pcts[j] / 100.0));
+	}
+	for (unsigned b = 0; b < nb; b++)
+		fprintf(out, ",%" PRIu64, buckets[b]);
+	fputc('\n', out);
+}
+
 void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *o)
 {
 	osp_set_sort_by_total(s);
 	size_t n = o->top && o->top < s->n ? o->top : s->n;
 	unsigned nb = osp_nbuckets(s->r);
-	fputs("layer,op,dims,unit,count,total_ns,min_ns,max_ns", out);
+	const char *u = csv_unit_suffix(s, n);
+	fprintf(out, "layer,op,dims,unit%s,count,total%s,min%s,max%s", o->slices ? ",slice" : "", u,
+	        u, u);
+	for (unsigned j = 0; j < o->npcts; j++)
+		fprintf(out, ",p%g%s", o->pcts[j], u);
 	for (unsigned i = 0; i < nb; i++)
 		fprintf(out, ",b%u_ge_%" PRIu64, i, osp_bucket_lo(i, s->r));
 	fputc('\n', out);
 	for (size_t i = 0; i < n; i++) {
 		const struct osp_profile *p = s->profiles[i];
-		const struct osp_hist *h = &p->hist;
-		char dims[512] = "";
-		size_t len = 0;
-		for (unsigned d = 0; d < p->ndims && len < sizeof(dims); d++)
-			len += (size_t)snprintf(dims + len, sizeof(dims) - len, "%s%s=%s",
-			                        d ? ";" : "", p->dims[d].name, p->dims[d].value);
-		csv_field(out, p->layer);
-		fputc(',', out);
-		csv_field(out, p->op);
-		fputc(',', out);
-		csv_field(out, dims);
-		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-		        osp_unit_name(p->unit), h->count, h->total, h->count ? h->min : 0, h->max);
-		for (unsigned b = 0; b < nb; b++)
-			fprintf(out, ",%" PRIu64, h->buckets[b]);
-		fputc('\n', out);
+		csv_row(out, p, p->hist.buckets, nb, o, NULL);
+		/* --slices: one more row per time slice (slice = its index). */
+		for (size_t j = 0; o->slices && j < p->nslices; j++)
+			csv_row(out, p, p->slices[j].buckets, nb, o, &p->slices[j]);
 	}
 }

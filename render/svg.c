@@ -201,8 +201,22 @@ static void total_axis(FILE *f, const struct frame *fr, const struct osp_hist *h
 /* Bands go under the bars, labels (drawn later, text only) over them. */
 static void peaks(FILE *f, const struct frame *fr, const struct osp_vm_stats *st, int labels)
 {
-	char lb[32];
-	for (unsigned k = 0; k < st->npeaks; k++) {
+	char lb[32], text[OSP_VM_MAX_PEAKS][48];
+	double lo[OSP_VM_MAX_PEAKS] = {0}, hi[OSP_VM_MAX_PEAKS] = {0};
+	unsigned lane[OSP_VM_MAX_PEAKS] = {0};
+	unsigned np = st->npeaks < OSP_VM_MAX_PEAKS ? st->npeaks : OSP_VM_MAX_PEAKS;
+	for (unsigned k = 0; labels && k < np; k++) {
+		const struct osp_vm_peak *p = &st->peaks[k];
+		double c = (fx(fr, p->lo) + fx(fr, p->hi + 1)) / 2;
+		snprintf(text[k], sizeof(text[k]), "P%u %s %.0f%%", k + 1,
+		         osp_vm_fmt(p->mean, fr->unit, lb, sizeof(lb)), 100 * p->share_ops);
+		double w = (double)strlen(text[k]) * OSP_VM_CHAR_W;
+		lo[k] = c - w / 2;
+		hi[k] = c + w / 2;
+	}
+	if (labels)
+		osp_vm_lanes(lo, hi, np, lane);
+	for (unsigned k = 0; k < np; k++) {
 		const struct osp_vm_peak *p = &st->peaks[k];
 		double x1 = fx(fr, p->lo), x2 = fx(fr, p->hi + 1);
 		if (!labels) {
@@ -214,15 +228,26 @@ static void peaks(FILE *f, const struct frame *fr, const struct osp_vm_stats *st
 			        fr->h);
 			continue;
 		}
-		fprintf(f,
-		        "<text class=\"peak-label\" x=\"%.1f\" y=\"%.1f\">P%u %s %.0f%%</text>\n",
-		        (x1 + x2) / 2, fr->y0 + 11 + 11 * (k % 2), k + 1,
-		        osp_vm_fmt(p->mean, fr->unit, lb, sizeof(lb)), 100 * p->share_ops);
+		fprintf(
+		    f,
+		    "<text class=\"peak-label\" x=\"%.1f\" y=\"%.1f\" data-w=\"%.1f\">%s</text>\n",
+		    (x1 + x2) / 2, fr->y0 + 11 + 11 * lane[k], hi[k] - lo[k], text[k]);
 	}
 }
 
+/* Notes stand at the bottom of the frame, stacked upwards where their texts
+ * would overlap (osp_vm_lanes). */
 static void notes(FILE *f, const struct frame *fr, const struct osp_vm_note *n, unsigned nn)
 {
+	double lo[OSP_VM_MAX_NOTES] = {0}, hi[OSP_VM_MAX_NOTES] = {0};
+	unsigned lane[OSP_VM_MAX_NOTES] = {0};
+	if (nn > OSP_VM_MAX_NOTES)
+		nn = OSP_VM_MAX_NOTES;
+	for (unsigned k = 0; k < nn; k++) {
+		lo[k] = fx(fr, osp_vm_xpos(n[k].value, fr->r)) + 3;
+		hi[k] = lo[k] + (double)strlen(n[k].label) * OSP_VM_CHAR_W;
+	}
+	osp_vm_lanes(lo, hi, nn, lane);
 	for (unsigned k = 0; k < nn; k++) {
 		double b = osp_vm_xpos(n[k].value, fr->r);
 		if (b < fr->blo || b > fr->bhi)
@@ -230,8 +255,9 @@ static void notes(FILE *f, const struct frame *fr, const struct osp_vm_note *n, 
 		double x = fx(fr, b);
 		fprintf(f,
 		        "<g class=\"note\"><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>"
-		        "<text x=\"%.1f\" y=\"%.1f\">",
-		        x, fr->y0, x, fr->y0 + fr->h, x + 3, fr->y0 + fr->h - 4 - 11 * k);
+		        "<text x=\"%.1f\" y=\"%.1f\" data-w=\"%.1f\">",
+		        x, fr->y0, x, fr->y0 + fr->h, x + 3, fr->y0 + fr->h - 4 - 11 * lane[k],
+		        hi[k] - lo[k]);
 		xml_text(f, n[k].label);
 		fprintf(f, "</text></g>\n");
 	}

@@ -217,3 +217,24 @@ long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
 	}
 	return n;
 }
+
+unsigned osp_vm_lanes(const double *lo, const double *hi, unsigned n, unsigned *lane)
+{
+	const double gap = 4; /* room between two labels of one lane */
+	unsigned nl = 0;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned l = 0;
+		for (;;) {
+			int clash = 0;
+			for (unsigned j = 0; j < i && !clash; j++)
+				clash = lane[j] == l && lo[i] < hi[j] + gap && lo[j] < hi[i] + gap;
+			if (!clash)
+				break;
+			l++;
+		}
+		lane[i] = l;
+		if (l + 1 > nl)
+			nl = l + 1;
+	}
+	return nl;
+}

@@ -96,5 +96,12 @@ char *osp_vm_fmt(double v, enum osp_unit u, char *buf, size_t len);
 void osp_vm_range(const struct osp_hist *h, int *first, int *last);
 /* Largest count over slices of p, over its buckets. */
 uint64_t osp_vm_slice_max(const struct osp_profile *p);
+/* Label placement (svg, gnuplot): label i spans [lo[i], hi[i]] along x;
+ * each gets the lowest lane (text row) in which it overlaps no label placed
+ * before it, so labels of close peaks stack instead of printing over each
+ * other. Returns the number of lanes used. */
+unsigned osp_vm_lanes(const double *lo, const double *hi, unsigned n, unsigned *lane);
+/* Estimated width of a label of len characters at an 11 px sans-serif font. */
+#define OSP_VM_CHAR_W 6.5
 
 #endif

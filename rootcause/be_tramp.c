@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "cli/helper_path.h"
 #include "rootcause/agent/darc_shm.h"
 #include "rootcause/backend.h"
 #include "rootcause/elfsym.h"
@@ -289,13 +290,8 @@ int rc_tramp_env(struct rc_backend *b, char ***envp)
 	if (over) {
 		snprintf(agent, sizeof(agent), "%s", over);
 	} else {
-		ssize_t n = readlink("/proc/self/exe", agent, sizeof(agent) - 64);
-		if (n <= 0)
-			return -1;
-		agent[n] = 0;
-		char *slash = strrchr(agent, '/');
-		snprintf(slash + 1, sizeof(agent) - (size_t)(slash + 1 - agent),
-		         "libosprof-darc-agent.so");
+		/* Next to this osprof, else where it is installed. */
+		osp_helper_path("libosprof-darc-agent.so", agent, sizeof(agent));
 	}
 	if (access(agent, R_OK)) {
 		fprintf(stderr, "osprof rootcause: %s: %s (set OSPROF_DARC_AGENT)\n", agent,

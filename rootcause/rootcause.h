@@ -17,6 +17,7 @@ struct rc_opts {
 	const char *state;
 	const char *output; /* -o: profile set of the paths */
 	int folded, json, verbose;
+	int quiet;           /* -q: no progress line */
 	const char *backend; /* "uprobe" or "trampoline" */
 };
 

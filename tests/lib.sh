@@ -25,3 +25,10 @@ need_root() { [ "$(id -u)" -eq 0 ] || skip "needs root"; }
 need_btf() { [ -r /sys/kernel/btf/vmlinux ] || skip "needs kernel BTF"; }
 # expect_eq WHAT GOT WANT
 expect_eq() { [ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"; }
+# report_profiles [OPTIONS] FILE: `osprof report --json` without its first
+# {"type":"meta",...} record, one profile per line; osprof's exit status.
+report_profiles() {
+	local out
+	out=$("$OSPROF" report --json "$@") || return
+	printf '%s\n' "$out" | grep -v '^{"type":"meta"'
+}

@@ -31,12 +31,16 @@ const char *osp_unit_div_name(uint64_t div, enum osp_unit unit);
 void osp_print_hist(FILE *out, const struct osp_hist *h, const uint64_t *buckets,
                     enum osp_unit unit, uint64_t unit_div);
 
-/* The whole report: header, summary ranked by total latency, histograms.
- * Sorts s by total latency. */
+/* The whole report: header, summary (one section per layer, ranked by total
+ * latency, SHARE/CUM of the layer), histograms in the same order. Reorders
+ * s's profiles. */
 void osp_render_text(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
-/* NDJSON: one object per profile (docs/file-format.md lists the fields). */
+/* NDJSON: a {"type":"meta"} record with the set's metadata, then one
+ * {"type":"profile"} object per profile (README.md lists the fields). */
 void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
-/* CSV: a header row, then one row per profile with one column per bucket. */
+/* CSV: a header row (columns named by unit when all rows share one), then
+ * one row per profile with one column per bucket; o->slices adds a slice
+ * column and one row per time slice. */
 void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
 
 /* Writes the key of p as JSON members (no braces):

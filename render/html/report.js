@@ -102,7 +102,12 @@
 		const col = COLS.find(c => c.key === state.sortKey);
 		const f = state.filter.toLowerCase();
 		order = A.profiles.map((p, i) => i).filter(i => !f || label(A.profiles[i]).toLowerCase().includes(f));
+		/* Latency profiles first, then sizes and counts: a byte total
+		 * ranked among nanoseconds would mean nothing. */
+		const kind = p => p.u === 'ns' ? 0 : 1;
 		order.sort((x, y) => {
+			const g = kind(A.profiles[x]) - kind(A.profiles[y]);
+			if (g) return g;
 			const a = col.get(A.profiles[x]), b = col.get(A.profiles[y]);
 			const c = col.num ? a - b : String(a).localeCompare(String(b));
 			return c ? c * state.sortDir : x - y;
@@ -121,7 +126,9 @@
 	function renderGrid() {
 		sortRows();
 		gridHead();
-		$('#grid-count').textContent = order.length + ' of ' + A.profiles.length + ' profiles';
+		const other = order.filter(i => A.profiles[i].u !== 'ns').length;
+		$('#grid-count').textContent = order.length + ' of ' + A.profiles.length + ' profiles' +
+			(other ? ' (' + other + ' size/count profiles after the latencies)' : '');
 		$('#grid-empty').hidden = A.profiles.length > 0;
 		renderWindow(true);
 	}
@@ -135,7 +142,10 @@
 		const rows = ['<tr class="pad" style="height:' + first * ROW_H + 'px"></tr>'];
 		for (let k = first; k < last; k++) {
 			const i = order[k], p = A.profiles[i];
-			let r = '<tr data-index="' + i + '"' + (i === state.sel ? ' class="sel" aria-selected="true"' : '') + '>';
+			const brk = k > 0 && p.u !== 'ns' && A.profiles[order[k - 1]].u === 'ns';
+			const cls = [i === state.sel ? 'sel' : '', brk ? 'unit-break' : ''].filter(Boolean).join(' ');
+			let r = '<tr data-index="' + i + '"' + (cls ? ' class="' + cls + '"' : '') + (i === state.sel ? ' aria-selected="true"' : '') +
+				(brk ? ' title="sizes and counts (not latencies) from here on"' : '') + '>';
 			for (const c of COLS) {
 				const v = c.show ? c.show(p) : esc(c.get(p));
 				if (c.bar) r += '<td class="num bar-cell"><span style="width:' + (100 * p.sh).toFixed(1) + '%"></span><b>' + v + '</b></td>';

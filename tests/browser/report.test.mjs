@@ -3,7 +3,8 @@
 // usage: node report.test.mjs ARTIFACT_DIR NAME=REPORT.html ...
 //   NAMEs it knows: diff (A vs B, sliced, with root-cause paths), big
 //   (1,000 profiles), huge (10,000), empty (no profiles), single (one
-//   bucket), r4 (resolution 4). Screenshots go to ARTIFACT_DIR.
+//   bucket), r4 (resolution 4), sizes (byte-size profiles beside latencies).
+//   Screenshots go to ARTIFACT_DIR.
 // Prints "ok NAME" / "not ok NAME: why" per check; exits 1 on any failure.
 import { chromium } from 'playwright-core';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -248,7 +249,26 @@ async function testSmall(name) {
 	await page.close();
 }
 
+// Byte-size profiles with larger totals than every latency: the grid lists
+// all latencies first, whatever the sort, and marks where sizes start.
+async function testSizes() {
+	const { page, errors } = await open('sizes');
+	const D = await data(page);
+	const kinds = async () => (await rowIndexes(page)).map(i => D.a.profiles[i].u === 'ns' ? 0 : 1);
+	check('sizes: latencies before sizes at first', nonDecreasing(await kinds()) && (await kinds()).includes(1));
+	for (const key of ['count', 'count', 'total', 'op']) {
+		await page.click('#grid th[data-key=' + key + ']');
+		check('sizes: latencies before sizes sorted by ' + key, nonDecreasing(await kinds()), (await kinds()).join(''));
+	}
+	const brk = await page.$$eval('#grid tbody tr.unit-break', trs => trs.map(t => Number(t.dataset.index)));
+	check('sizes: one break, at the first size', brk.length === 1 && D.a.profiles[brk[0]].u !== 'ns', JSON.stringify(brk));
+	check('sizes: no script errors', errors.length === 0, errors.join('; '));
+	await shot(page, 'report-sizes.png');
+	await page.close();
+}
+
 try {
+	if (reports.sizes) await testSizes();
 	if (reports.diff) await testDiff();
 	if (reports.big) await testLarge('big', 1000);
 	if (reports.huge) await testLarge('huge', 10000);

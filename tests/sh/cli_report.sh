@@ -12,7 +12,7 @@ echo "$out" | grep -Eq '^ +128 -> 255 +: 1000 +\|\*{40}\|$' || fail "bucket row"
 first=$(echo "$out" | awk '/^PROFILE/{getline; print $1; exit}')
 expect_eq "first ranked profile" "$first" "app:slow"
 
-json=$("$OSPROF" report --json --pct 50,99 "$TMP/a.osp") || fail "json exit"
+json=$(report_profiles --pct 50,99 "$TMP/a.osp") || fail "json exit"
 python3 - "$json" <<'PY' || fail "NDJSON content"
 import json, sys
 rows = [json.loads(l) for l in sys.argv[1].splitlines()]
@@ -29,10 +29,10 @@ PY
 csv=$("$OSPROF" report --csv "$TMP/a.osp")
 expect_eq "csv rows" "$(echo "$csv" | wc -l)" "3"
 expect_eq "csv columns" "$(echo "$csv" | head -1 | tr ',' '\n' | wc -l)" "$((8 + 65))"
-expect_eq "--top 1" "$("$OSPROF" report --json --top 1 "$TMP/a.osp" | wc -l)" "1"
+expect_eq "--top 1" "$(report_profiles --top 1 "$TMP/a.osp" | wc -l)" "1"
 
 "$OSPROF" merge -o "$TMP/m.osp" "$TMP/a.osp" "$TMP/a.osp" || fail "merge"
-n=$("$OSPROF" report --json "$TMP/m.osp" | python3 -c 'import sys,json; print(sum(json.loads(l)["count"] for l in sys.stdin))')
+n=$(report_profiles "$TMP/m.osp" | python3 -c 'import sys,json; print(sum(json.loads(l)["count"] for l in sys.stdin))')
 expect_eq "merged count" "$n" "2200"
 err=$("$OSPROF" merge -o "$TMP/x.osp" "$TMP/a.osp" "$TMP/b.osp" 2>&1) && fail "merge of r=1 and r=2 succeeded"
 echo "$err" | grep -q "resolutions differ" || fail "merge error: $err"

@@ -9,7 +9,7 @@ N=20000
 
 # count FILE LAYER OP: count of that profile, summed over dimensions.
 count() {
-	"$OSPROF" report --json "$1" | python3 -c '
+	report_profiles "$1" | python3 -c '
 import json, sys
 print(sum(p["count"] for p in map(json.loads, sys.stdin) if p["layer"] == sys.argv[1] and p["op"] == sys.argv[2]))' "$2" "$3"
 }
@@ -28,4 +28,4 @@ expect_eq "app lookup (stderr)" "$(count "$TMP/stderr.osp" app lookup)" 200
 expect_eq "app lookup (run)" "$(count "$TMP/run.osp" app lookup)" $((4 * N))
 expect_eq "app commit (run)" "$(count "$TMP/run.osp" app commit)" $N
 expect_eq "user pthread_create (run)" "$(count "$TMP/run.osp" user pthread_create)" 4
-"$OSPROF" report --json "$TMP/run.osp" | grep '"layer":"app"' | grep -q '"pid":"' || fail "app profiles lack the pid dimension"
+report_profiles "$TMP/run.osp" | grep '"layer":"app"' | grep -q '"pid":"' || fail "app profiles lack the pid dimension"

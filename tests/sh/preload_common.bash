@@ -17,7 +17,7 @@ trap 'rm -rf "$TMP"; [ "$WORK" = "$TMP" ] || rm -rf "$WORK"' EXIT
 check_counts() {
 	local file=$1 rounds=$2 workers=$3
 	shift 3
-	"$OSPROF" report --json "$file" >"$TMP/report.json" || fail "osprof report --json $file"
+	report_profiles "$file" >"$TMP/report.json" || fail "osprof report --json $file"
 	"$OPS_N" --list >"$TMP/list" || fail "ops_n --list"
 	python3 - "$TMP/report.json" "$TMP/list" "$rounds" "$workers" "$@" <<'PY' || fail "counts differ"
 import json, sys

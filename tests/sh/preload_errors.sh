@@ -27,7 +27,7 @@ fi
 expect_eq "exit status" "$?" 0
 grep -q "osprof: user layer: 9-0.ospu: truncated header" "$TMP/err2" || fail "bad file not named: $(cat "$TMP/err2")"
 grep -q "^meta user_bad_files 1$" "$TMP/b.osp" || fail "user_bad_files not recorded"
-"$OSPROF" report --json "$TMP/b.osp" | grep -q '"op":"' || fail "the good files were not collected"
+report_profiles "$TMP/b.osp" | grep -q '"op":"' || fail "the good files were not collected"
 
 # Outside osprof (no OSPROF_PRELOAD_DIR): calls pass through, results intact.
 [ -r "$PRELOAD" ] || skip "no $PRELOAD"
@@ -47,5 +47,5 @@ fi
 
 # Interposed calls that fail keep the real call's errno (and are counted).
 "$OSPROF" run -l user -o "$TMP/e.osp" -- "$PROGS/ops_n" --errno || fail "errno changed by an interposer"
-"$OSPROF" report --json "$TMP/e.osp" | grep -q '"op":"open".*"count":1,' || fail "failed open not counted"
+report_profiles "$TMP/e.osp" | grep -q '"op":"open".*"count":1,' || fail "failed open not counted"
 exit 0

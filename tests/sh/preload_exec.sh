@@ -10,7 +10,7 @@ check_counts "$TMP/p.osp" $N 2
 # env itself may call interposed functions (e.g. close on stdout): compare
 # only ops_n's ops by giving env's own calls as extras.
 "$OSPROF" run -l user -o "$TMP/e.osp" -- env -i true || fail "osprof run env -i true"
-extras=$("$OSPROF" report --json "$TMP/e.osp" | python3 -c '
+extras=$(report_profiles "$TMP/e.osp" | python3 -c '
 import json, sys
 for l in sys.stdin:
     p = json.loads(l)

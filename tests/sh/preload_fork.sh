@@ -5,7 +5,7 @@
 N=100
 "$OSPROF" run -l user --by pid -o "$TMP/p.osp" -- "$OPS_N" $N "$WORK" --fork || fail "osprof run exited $?"
 check_counts "$TMP/p.osp" $N 2 fork=1
-"$OSPROF" report --json "$TMP/p.osp" >"$TMP/j"
+report_profiles "$TMP/p.osp" >"$TMP/j"
 expect_eq "pids" "$(python3 -c 'import json,sys; print(len({json.loads(l)["dims"]["pid"] for l in open(sys.argv[1])}))' "$TMP/j")" 2
 expect_eq "user_processes" "$(meta "$TMP/p.osp" user_processes)" 2
 # The child ends with _exit: not counted as killed.

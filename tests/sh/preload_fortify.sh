@@ -38,7 +38,7 @@ for flavour in plain "-D_FORTIFY_SOURCE=2" "-D_FORTIFY_SOURCE=2 -D_FILE_OFFSET_B
 	objdump -T "$TMP/prog" | awk '/UND/ { print $NF }' | sort -u | comm -12 - "$TMP/ops" >"$TMP/bound"
 	[ "$(wc -l <"$TMP/bound")" -ge 7 ] || fail "$flavour: only $(wc -l <"$TMP/bound") interposed symbols bound"
 	"$OSPROF" run -l user -o "$TMP/f.osp" -- "$TMP/prog" $N /etc/hostname 16 || fail "$flavour: run exited $?"
-	"$OSPROF" report --json "$TMP/f.osp" >"$TMP/f.json"
+	report_profiles "$TMP/f.osp" >"$TMP/f.json"
 	while read -r op; do
 		got=$(python3 -c 'import json,sys; print(sum(p["count"] for p in map(json.loads, open(sys.argv[1])) if p["op"] == sys.argv[2]))' "$TMP/f.json" "$op")
 		expect_eq "$flavour: $op" "$got" $N

@@ -8,7 +8,7 @@
 
 # slices_add_up FILE: every user profile's slices sum to its buckets.
 slices_add_up() {
-	"$OSPROF" report --json "$1" | python3 -c '
+	report_profiles "$1" | python3 -c '
 import json, sys
 n = 0
 for line in sys.stdin:
@@ -31,7 +31,7 @@ print("%d profiles: slices add up" % n)' || fail "slices do not add up in $1"
 	'cat /etc/hostname >/dev/null; sleep 0.3; cat /etc/hostname >/dev/null; sleep 0.3; cat /etc/hostname >/dev/null' ||
 	fail "osprof run exited $?"
 slices_add_up "$TMP/p.osp"
-n=$("$OSPROF" report --json "$TMP/p.osp" | python3 -c '
+n=$(report_profiles "$TMP/p.osp" | python3 -c '
 import json, sys
 idx = set()
 for p in map(json.loads, sys.stdin):

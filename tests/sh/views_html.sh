@@ -23,7 +23,29 @@ mkdir -p "$ART"
 OSPROF_CALIBRATION=$ROOT/tests/data/views-calib.osp \
 	"$OSPROF" html -o "$TMP/diff.html" --rootcause "$ROOT/tests/data/views-rootcause.folded" \
 	"$TMP/a.osp" "$TMP/b.osp" || fail "html diff"
-for n in big huge empty single r4; do
+# Sizes beside latencies: block request sizes total more "units" than any
+# latency, yet the grid keeps them after the latencies.
+cat >"$TMP/sizes.osp" <<'OSP'
+osprof-profile-set 1
+r 1
+slice_ns 0
+profile block device dev=vda
+stats 10 100000 10000 10000
+buckets 14:10
+profile block size dev=vda
+unit bytes
+stats 10 409600 40960 40960
+buckets 16:10
+profile syscall read
+stats 20 20000 1000 1000
+buckets 10:20
+profile syscall read_bytes
+unit bytes
+stats 20 81920 4096 4096
+buckets 13:20
+end 4
+OSP
+for n in big huge empty single r4 sizes; do
 	"$OSPROF" html -o "$TMP/$n.html" "$TMP/$n.osp" || fail "html $n"
 done
 cp "$TMP/diff.html" "$ART/report-diff.html"
@@ -64,4 +86,5 @@ grep -q "bad.folded:2: " "$TMP/err" || fail "bad folded file message: $(cat "$TM
 
 cd "$ROOT/tests/browser" || fail "no tests/browser"
 node report.test.mjs "$ART" diff="$TMP/diff.html" big="$TMP/big.html" huge="$TMP/huge.html" \
-	empty="$TMP/empty.html" single="$TMP/single.html" r4="$TMP/r4.html" || fail "browser checks failed"
+	empty="$TMP/empty.html" single="$TMP/single.html" r4="$TMP/r4.html" sizes="$TMP/sizes.html" ||
+	fail "browser checks failed"

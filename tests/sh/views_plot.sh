@@ -58,6 +58,12 @@ expect_eq "heat cells sum" "$(x "$TMP/s.svg" "sum($g//*[@class='cell']/@data-cou
 expect_eq "no heat maps" "$(x "$TMP/s2.svg" "count($(el g)[@class='heatmap'])")" 0
 "$OSPROF" plot -o "$TMP/x.svg" --heatmap "$TMP/a.osp" 2>/dev/null
 expect_eq "--heatmap on unsliced exit" "$?" 2
+[ ! -e "$TMP/x.svg" ] || fail "--heatmap on an unsliced set left $(stat -c %s "$TMP/x.svg") bytes in x.svg"
+for ext in png gp; do
+	"$OSPROF" plot -o "$TMP/x.$ext" --heatmap "$TMP/a.osp" 2>/dev/null
+	expect_eq "--heatmap on unsliced exit ($ext)" "$?" 2
+	[ ! -e "$TMP/x.$ext" ] || fail "--heatmap on an unsliced set left x.$ext"
+done
 
 # gnuplot: the script runs as is; PNG comes out as a PNG.
 "$OSPROF" plot -o "$TMP/s.gp" --diff "$TMP/s.osp" --total "$TMP/s.osp" || fail "plot gp"

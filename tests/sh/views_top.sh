@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # osprof top under tmux (send-keys, capture-pane), data from --replay of
 # generated files: counts shown equal the file's, keys select, filter by
-# layer, pause, write and quit; empty sets, one bucket, r=4 and 10,000
+# layer, pause, write and quit; rates per recorded slice; empty sets, one bucket, r=4 and 10,000
 # profiles; no terminal -> exit 2.
 . "$(dirname "$0")/../lib.sh"
 command -v tmux >/dev/null || skip "tmux not installed (scripts/install-deps.sh)"
@@ -121,6 +121,20 @@ W=80 H=24 start --replay "$TMP/a.osp" -i 50ms
 wait_for 'replay finished'
 wait_for 'COUNT +RATE/s +TOTAL +MEAN +P99$'
 wait_for '^ q quit'
+stop
+
+# --replay rates are per recorded slice (500 ops in each 1 s slice: 500/s),
+# not per refresh interval (which would read 500 / 50 ms = 10000/s).
+{
+	printf 'osprof-profile-set 1\nr 1\nslice_ns 1000000000\nprofile syscall read comm=x\n'
+	printf 'stats 15000 15000000 1000 1000\nbuckets 10:15000\n'
+	for i in $(seq 0 29); do printf 'slice %d 10:500\n' "$i"; done
+	printf 'end 1\n'
+} >"$TMP/rate.osp"
+start --replay "$TMP/rate.osp" -i 50ms
+wait_for 'replay finished'
+wait_for '^syscall +read +comm=x +15000 '
+expect_eq "replay rate per recorded slice" "$(rows | awk '$2 == "read" {print $5}')" 500
 stop
 
 # Edge cases: no profiles, one bucket and an empty profile, r=4, 10,000.
