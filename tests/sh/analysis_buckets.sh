@@ -31,7 +31,7 @@ echo "ranges from peaks --json: $ranges"
 "$OSPROF" report --json "$TMP/b.osp" >"$TMP/b.json" || fail "report --json"
 python3 - "$TMP/b.json" "$ranges" <<'PY' || fail "populations differ"
 import json, sys
-objs = [json.loads(l) for l in open(sys.argv[1])]
+objs = [o for o in map(json.loads, open(sys.argv[1])) if "layer" in o]  # skip the meta line
 lat = [o for o in objs if o["layer"] == "syscall" and o["op"] == "pread64" and not o["dims"]][0]
 counts = {b["b"]: b["count"] for b in lat["buckets"]}
 for b in lat["buckets"]:
