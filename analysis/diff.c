@@ -97,6 +97,46 @@ static void pct_change(char *buf, size_t len, const char *what, double a, double
 		addf(buf, len, "%s from 0", what);
 }
 
+/* A value in the profile's unit: latency, bytes or a plain count. */
+void osp_format_value(uint64_t v, enum osp_unit u, char *buf, size_t len)
+{
+	if (u == OSP_UNIT_NS)
+		osp_format_ns(v, buf, (unsigned)len);
+	else if (u == OSP_UNIT_BYTES && v >= 1024)
+		snprintf(buf, len, "%.4g %s", v >= 1048576 ? (double)v / 1048576 : (double)v / 1024,
+		         v >= 1048576 ? "MiB" : "KiB");
+	else
+		snprintf(buf, len, "%llu%s", (unsigned long long)v,
+		         u == OSP_UNIT_BYTES ? " B" : "");
+}
+
+/* Kolmogorov-Smirnov statistic on the buckets, scaled by the effective
+ * sample size: sqrt(na nb / (na + nb)) * max |CDFa - CDFb|. Above 1.95 the
+ * shapes differ beyond chance at p < 0.001 (ties in buckets make the test
+ * conservative); one outlier among a handful of calls stays far below. */
+static double ks_lambda(const struct osp_hist *a, const struct osp_hist *b)
+{
+	double na = (double)a->count, nb = (double)b->count, ca = 0, cb = 0, d = 0;
+	if (na <= 0 || nb <= 0)
+		return 0;
+	for (unsigned i = 0; i < a->nbuckets && i < b->nbuckets; i++) {
+		ca += (double)a->buckets[i] / na;
+		cb += (double)b->buckets[i] / nb;
+		d = fmax(d, fabs(ca - cb));
+	}
+	return sqrt(na * nb / (na + nb)) * d;
+}
+
+#define OSP_DIFF_KS_LAMBDA 1.95
+
+static void decided(struct osp_diff_entry *e, int phase, const char *by, double v, double thr)
+{
+	e->phase = phase;
+	e->decided_by = by;
+	e->decided_value = v;
+	e->decided_threshold = thr;
+}
+
 /* Facts that explain a verdict, largest first. */
 static void explain(const struct osp_profile *pa, const struct osp_profile *pb,
                     const struct osp_scores *s, const char *peak_reason, char *buf, size_t len)
@@ -112,8 +152,8 @@ static void explain(const struct osp_profile *pa, const struct osp_profile *pb,
 		uint64_t ma = osp_hist_quantile(a, 0.5), mb = osp_hist_quantile(b, 0.5);
 		if (ma != mb &&
 		    (ma == 0 || mb == 0 || fabs(log2((double)mb / (double)ma)) >= 0.5)) {
-			osp_format_ns(ma, x, sizeof(x));
-			osp_format_ns(mb, y, sizeof(y));
+			osp_format_value(ma, pa->unit, x, sizeof(x));
+			osp_format_value(mb, pa->unit, y, sizeof(y));
 			addf(buf, len, "median %s -> %s", x, y);
 		}
 	}
@@ -149,9 +189,9 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 	if ((fmax(la, lb) < o->min_share_lat && fmax(oa, ob) < o->min_share_ops) ||
 	    (a->count < o->min_count && b->count < o->min_count)) {
 		e->verdict = OSP_VERDICT_INSIGNIFICANT;
-		e->phase = 1;
+		decided(e, 1, "insignificant", e->share, o->min_share_lat);
 		addf(e->reason, sizeof(e->reason),
-		     "%.2g %% of latency, %.2g %% of ops, %llu/%llu ops", e->share * 100,
+		     "phase 1: %.2g %% of latency, %.2g %% of ops, %llu/%llu ops", e->share * 100,
 		     fmax(oa, ob) * 100, (unsigned long long)a->count,
 		     (unsigned long long)b->count);
 		return;
@@ -161,11 +201,15 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 	double dc = fmax(ca, cb) > 0 ? fabs(ca - cb) / fmax(ca, cb) : 0;
 	double dt = fmax(xa, xb) > 0 ? fabs(xa - xb) / fmax(xa, xb) : 0;
 	/* The number of operations is set by the workload, not by timing
-	 * noise: a factor of 2 (very_different) is a difference already. */
-	if (fmin(ca, cb) > 0 ? fmax(ca, cb) / fmin(ca, cb) - 1 >= o->cmp.very_different
-	                     : ca != cb) {
+	 * noise: a factor of 2 (very_different) is a difference already, if
+	 * more than a Poisson count of this size varies by chance (3 vs 7
+	 * calls is not). */
+	double fac = fmin(ca, cb) > 0 ? fmax(ca, cb) / fmin(ca, cb) - 1 : INFINITY;
+	if (fac >= o->cmp.very_different && fabs(ca - cb) >= OSP_DIFF_Z * sqrt(ca + cb)) {
 		e->verdict = OSP_VERDICT_DIFFERS;
-		e->phase = 1;
+		decided(e, 1, "ops", fac + 1, o->cmp.very_different + 1);
+		addf(e->reason, sizeof(e->reason), "phase 1: ops x%.2g >= x%g", fac + 1,
+		     o->cmp.very_different + 1);
 		explain(e->a, e->b, &e->scores, NULL, e->reason, sizeof(e->reason));
 		return;
 	}
@@ -173,31 +217,60 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 	 * before the peaks: equal totals can hide a new peak whose latency
 	 * happens to match what stalls added to the other run. */
 	struct osp_peak_cmp pc;
-	osp_compare_peaks(a, b, &o->cmp, &pc);
+	struct osp_cmp_opts co = o->cmp;
+	char pr[sizeof(pc.reason) + 48];
+	co.unit = e->a->unit;
+	osp_compare_peaks(a, b, &co, &pc);
 	if (pc.differs) {
 		e->verdict = OSP_VERDICT_DIFFERS;
-		e->phase = 2;
-		explain(e->a, e->b, &e->scores, pc.reason, e->reason, sizeof(e->reason));
+		decided(e, 2, "peaks", 1, OSP_DIFF_Z);
+		snprintf(pr, sizeof(pr), "phase 2 peaks (z >= %.2f): %s", OSP_DIFF_Z, pc.reason);
+		explain(e->a, e->b, &e->scores, pr, e->reason, sizeof(e->reason));
+		return;
+	}
+	struct osp_peak_growth g;
+	if (e->a->unit == OSP_UNIT_NS && osp_peak_growth(a, b, &o->cmp, &g)) {
+		char lo[32], hi[32];
+		e->verdict = OSP_VERDICT_DIFFERS;
+		decided(e, 2, "peak-growth", g.of_change, OSP_DIFF_GROWTH_SHARE);
+		osp_format_ns(osp_bucket_lo(g.first, a->r), lo, sizeof(lo));
+		osp_format_ns(osp_bucket_hi(g.last, a->r), hi, sizeof(hi));
+		addf(e->reason, sizeof(e->reason),
+		     "phase 2 (peak growth): peak %s-%s %llu -> %llu calls makes %.0f %% of the "
+		     "total-latency change (>= %.0f %%)",
+		     lo, hi, (unsigned long long)g.ca, (unsigned long long)g.cb, g.of_change * 100,
+		     OSP_DIFF_GROWTH_SHARE * 100);
+		explain(e->a, e->b, &e->scores, NULL, e->reason, sizeof(e->reason));
 		return;
 	}
 	if (dc <= o->cmp.near_equal && dt <= o->cmp.near_equal) {
 		e->verdict = OSP_VERDICT_SIMILAR;
-		e->phase = 1;
-		addf(e->reason, sizeof(e->reason), "ops and total latency within %.0f %%",
+		decided(e, 1, "near-equal", fmax(dc, dt), o->cmp.near_equal);
+		addf(e->reason, sizeof(e->reason), "phase 1: ops and total latency within %.0f %%",
 		     o->cmp.near_equal * 100);
 		return;
 	}
-	/* Phase 3. */
-	e->phase = 3;
-	if (e->score >= thr) {
+	/* Phase 3: the metric, and a difference of shape beyond what samples
+	 * of these sizes show by chance. */
+	double ks = ks_lambda(a, b);
+	if (e->score >= thr && ks >= OSP_DIFF_KS_LAMBDA) {
 		e->verdict = OSP_VERDICT_DIFFERS;
-		addf(e->reason, sizeof(e->reason), "%s %.0f >= %g", osp_metric_name(o->metric),
-		     e->score, thr);
+		decided(e, 3, osp_metric_name(o->metric), e->score, thr);
+		addf(e->reason, sizeof(e->reason), "phase 3: %s %.0f >= %g (KS %.2f >= %.2f)",
+		     osp_metric_name(o->metric), e->score, thr, ks, OSP_DIFF_KS_LAMBDA);
 		explain(e->a, e->b, &e->scores, NULL, e->reason, sizeof(e->reason));
+	} else if (e->score >= thr) {
+		e->verdict = OSP_VERDICT_SIMILAR;
+		decided(e, 3, "KS", ks, OSP_DIFF_KS_LAMBDA);
+		addf(e->reason, sizeof(e->reason),
+		     "phase 3: %s %.0f >= %g but KS %.2f < %.2f: within chance for %llu/%llu calls",
+		     osp_metric_name(o->metric), e->score, thr, ks, OSP_DIFF_KS_LAMBDA,
+		     (unsigned long long)a->count, (unsigned long long)b->count);
 	} else {
 		e->verdict = OSP_VERDICT_SIMILAR;
-		addf(e->reason, sizeof(e->reason), "%s %.0f < %g", osp_metric_name(o->metric),
-		     e->score, thr);
+		decided(e, 3, osp_metric_name(o->metric), e->score, thr);
+		addf(e->reason, sizeof(e->reason), "phase 3: %s %.0f < %g",
+		     osp_metric_name(o->metric), e->score, thr);
 	}
 }
 

@@ -195,12 +195,14 @@ void osp_cmp_opts_default(struct osp_cmp_opts *o)
 {
 	o->peaks.valley_ratio = OSP_PEAK_VALLEY_RATIO;
 	o->peaks.valley_z = OSP_PEAK_VALLEY_Z;
+	o->peaks.min_count = OSP_PEAK_MIN_COUNT;
 	o->near_equal = 0.05;
 	o->very_different = 1.0;
 	o->peak_min_share = 0.02;
 	o->peak_lat_share = 2; /* off */
 	o->peak_lat_ops = 0.01;
 	o->peak_vanish = 0.25;
+	o->unit = OSP_UNIT_NS;
 }
 
 /* Relative difference of two totals against the larger one. */

@@ -6,7 +6,9 @@
  * peak may read 4.9 % in a repeat, two peaks may merge), so an unpaired peak
  * only counts as new or gone when the other side holds less than
  * peak_vanish of its share in the same buckets. One gone and one new peak
- * read as "peak moved". Peaks are judged by ops (see significant()). */
+ * read as "peak moved". Peaks are judged by ops (see significant()), and a
+ * new or gone peak must also be a significant change of population
+ * (osp_prop_z >= OSP_DIFF_Z): small profiles do not flag on one call. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,11 +39,11 @@ static int significant(const struct osp_peak *p, const struct osp_cmp_opts *o)
 	       (p->share_lat >= o->peak_lat_share && p->share_ops >= o->peak_lat_ops);
 }
 
-static void range_text(const struct osp_peak *p, char *buf, size_t len)
+static void range_text(const struct osp_peak *p, enum osp_unit u, char *buf, size_t len)
 {
 	char lo[32], hi[32];
-	osp_format_ns(p->lo_ns, lo, sizeof(lo));
-	osp_format_ns(p->hi_ns, hi, sizeof(hi));
+	osp_format_value(p->lo_ns, u, lo, sizeof(lo));
+	osp_format_value(p->hi_ns, u, hi, sizeof(hi));
 	snprintf(buf, len, "%s-%s", lo, hi);
 }
 
@@ -108,9 +110,27 @@ static void match(struct sig *a, struct sig *b, double max_oct)
 /* An unmatched peak still counts as present on the other side when that
  * side holds at least peak_vanish of its share in the same buckets (it is
  * there, merged into a neighbour or just below significance). */
-static int vanished(const struct osp_peak *p, const struct osp_hist *other, double vanish)
+static int vanished(const struct osp_peak *p, const struct osp_hist *self,
+                    const struct osp_hist *other, double vanish)
 {
-	return share_in(other, p->first, p->last) < vanish * p->share_ops;
+	double so = share_in(other, p->first, p->last);
+	if (so >= vanish * p->share_ops)
+		return 0;
+	/* And not a sampling accident: the peak's population differs between
+	 * the sides by more than two proportions of these sizes would by
+	 * chance (a 1-call peak among 13 is not a new peak). */
+	return osp_prop_z((double)p->count, (double)self->count, so * (double)other->count,
+	                  (double)other->count) >= OSP_DIFF_Z;
+}
+
+double osp_prop_z(double ka, double na, double kb, double nb)
+{
+	if (na <= 0 || nb <= 0)
+		return 0;
+	double pool = (ka + kb) / (na + nb);
+	double se = sqrt(pool * (1 - pool) * (1 / na + 1 / nb));
+	double d = fabs(ka / na - kb / nb);
+	return se > 0 ? d / se : (d > 0 ? INFINITY : 0);
 }
 
 void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
@@ -138,32 +158,32 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
 		unsigned ngone = 0, nadded = 0;
 		char t1[80], t2[80];
 		for (unsigned i = 0; i < sa.n; i++)
-			if (!sa.matched[i] && vanished(sa.p[i], b, o->peak_vanish)) {
+			if (!sa.matched[i] && vanished(sa.p[i], a, b, o->peak_vanish)) {
 				gone = sa.p[i];
 				ngone++;
 			}
 		for (unsigned j = 0; j < sb.n; j++)
-			if (!sb.matched[j] && vanished(sb.p[j], a, o->peak_vanish)) {
+			if (!sb.matched[j] && vanished(sb.p[j], b, a, o->peak_vanish)) {
 				added = sb.p[j];
 				nadded++;
 			}
 		out->differs = ngone || nadded;
 		if (ngone == 1 && nadded == 1) {
 			char m1[32], m2[32];
-			osp_format_ns((uint64_t)gone->mean_ns, m1, sizeof(m1));
-			osp_format_ns((uint64_t)added->mean_ns, m2, sizeof(m2));
+			osp_format_value((uint64_t)gone->mean_ns, o->unit, m1, sizeof(m1));
+			osp_format_value((uint64_t)added->mean_ns, o->unit, m2, sizeof(m2));
 			append(out->reason, sizeof(out->reason), "peak moved from %s to %s", m1,
 			       m2);
 		} else {
 			for (unsigned i = 0; i < sa.n; i++)
-				if (!sa.matched[i] && vanished(sa.p[i], b, o->peak_vanish)) {
-					range_text(sa.p[i], t1, sizeof(t1));
+				if (!sa.matched[i] && vanished(sa.p[i], a, b, o->peak_vanish)) {
+					range_text(sa.p[i], o->unit, t1, sizeof(t1));
 					append(out->reason, sizeof(out->reason),
 					       "peak at %s gone%s", t1, "");
 				}
 			for (unsigned j = 0; j < sb.n; j++)
-				if (!sb.matched[j] && vanished(sb.p[j], a, o->peak_vanish)) {
-					range_text(sb.p[j], t2, sizeof(t2));
+				if (!sb.matched[j] && vanished(sb.p[j], b, a, o->peak_vanish)) {
+					range_text(sb.p[j], o->unit, t2, sizeof(t2));
 					append(out->reason, sizeof(out->reason), "new peak at %s%s",
 					       t2, "");
 				}

@@ -138,10 +138,65 @@ static void fill_peak(const struct osp_hist *h, const double *est, const struct 
 	p->share_lat = h->total ? p->lat / (double)h->total : 0;
 }
 
+static uint64_t mass(const uint64_t *b, const struct hill *hl)
+{
+	uint64_t m = 0;
+	for (unsigned i = hl->first; i <= hl->last; i++)
+		m += b[i];
+	return m;
+}
+
+/* Outlier test of a range of buckets (docs/analysis.md, "Peak
+ * stability"): fewer calls than min_count. */
+struct small_test {
+	const uint64_t *b;
+	double min_count;
+};
+
+static int small(const struct small_test *t, unsigned first, unsigned last)
+{
+	double m = 0;
+	for (unsigned i = first; i <= last; i++)
+		m += (double)t->b[i];
+	return m < t->min_count;
+}
+
+/* Inside one run: a small hill joins its larger neighbour (smallest
+ * first), so a deep but tiny dip does not make a peak. */
+static unsigned absorb_small(const struct small_test *t, struct hill *h, unsigned n)
+{
+	const uint64_t *b = t->b;
+	while (n > 1) {
+		unsigned k = n;
+		uint64_t km = 0;
+		for (unsigned i = 0; i < n; i++) {
+			uint64_t m = mass(b, &h[i]);
+			if (small(t, h[i].first, h[i].last) && (k == n || m < km)) {
+				k = i;
+				km = m;
+			}
+		}
+		if (k == n)
+			break;
+		unsigned into = k == 0                                     ? 1
+		                : k + 1 == n                               ? k - 1
+		                : mass(b, &h[k - 1]) >= mass(b, &h[k + 1]) ? k - 1
+		                                                           : k + 1;
+		struct hill *l = &h[into < k ? into : k], *r = &h[into < k ? k : into];
+		l->last = r->last;
+		if (b[r->top] > b[l->top])
+			l->top = r->top;
+		for (unsigned i = (into < k ? k : into); i + 1 < n; i++)
+			h[i] = h[i + 1];
+		n--;
+	}
+	return n;
+}
+
 unsigned osp_find_peaks(const struct osp_hist *h, const struct osp_peak_opts *opts,
                         struct osp_peak *out, unsigned max)
 {
-	struct osp_peak_opts def = {OSP_PEAK_VALLEY_RATIO, OSP_PEAK_VALLEY_Z};
+	struct osp_peak_opts def = {OSP_PEAK_VALLEY_RATIO, OSP_PEAK_VALLEY_Z, OSP_PEAK_MIN_COUNT};
 	const struct osp_peak_opts *o = opts ? opts : &def;
 	const uint64_t *b = h->buckets;
 	unsigned nb = h->nbuckets, npk = 0;
@@ -161,15 +216,33 @@ unsigned osp_find_peaks(const struct osp_hist *h, const struct osp_peak_opts *op
 		}
 	}
 	osp_bucket_estimates(h, est);
+	struct small_test st = {b, (double)o->min_count};
+	/* The largest run is kept whatever its mass: every profile has a peak. */
+	uint64_t big = 0;
+	for (unsigned i = 0, j; i < nb; i = j + 1) {
+		uint64_t m = 0;
+		for (j = i; j < nb && b[j]; j++)
+			m += b[j];
+		if (m > big)
+			big = m;
+	}
 	for (unsigned i = 0; i < nb;) {
 		if (!b[i]) {
 			i++;
 			continue;
 		}
 		unsigned j = i;
+		uint64_t m = 0;
 		while (j + 1 < nb && b[j + 1])
 			j++;
-		unsigned n = split_run(b, i, j, o, hills);
+		for (unsigned k = i; k <= j; k++)
+			m += b[k];
+		/* A small run between empty buckets is outliers. */
+		if (small(&st, i, j) && m < big) {
+			i = j + 1;
+			continue;
+		}
+		unsigned n = absorb_small(&st, hills, split_run(b, i, j, o, hills));
 		for (unsigned k = 0; k < n; k++, npk++)
 			if (npk < max)
 				fill_peak(h, est, &hills[k], &out[npk]);

@@ -81,7 +81,7 @@ void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsi
 	uint64_t *n = sources(h, quantum_ns);
 	double *in = calloc(nb, sizeof(*in));
 	for (unsigned i = 0; i < npeaks; i++)
-		res[i] = (struct osp_preempt_peak){0, 0};
+		res[i] = (struct osp_preempt_peak){0};
 	if (n && in) {
 		/* Requests at or beyond Q/2 are taken as already preempted (or
 		 * slow for other reasons): they are not sources. */
@@ -95,7 +95,7 @@ void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsi
 			double noise = 2 * sqrt(pred);
 			double lo = pred * (1 - OSP_PREEMPT_PRECISION) - noise;
 			double hi = pred * (1 + OSP_PREEMPT_PRECISION) + noise;
-			res[i].explained =
+			res[i].model_fits =
 			    pred >= 0.5 && (double)pk[i].count >= lo && (double)pk[i].count <= hi;
 		}
 	}

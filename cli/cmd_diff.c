@@ -23,8 +23,8 @@ static const char usage[] =
     "INTERSECT, JEFFREY; docs/analysis.md defines them and their thresholds.\n\n"
     "Options:\n"
     "  -m, --metric M          metric deciding phase 3 (default EMD)\n"
-    "  -t, --threshold T       score at or above which a pair differs (default:\n"
-    "                          the metric's, e.g. EMD 10)\n"
+    "  -t, --threshold T       phase-3 score at or above which a pair differs\n"
+    "                          (default: the metric's; listed below)\n"
     "      --min-share PCT     phase 1: insignificant below PCT % of total latency\n"
     "                          (and below --min-ops-share of ops); default 1\n"
     "      --min-ops-share PCT default 1\n"
@@ -38,6 +38,11 @@ static const char usage[] =
     "                          insignificant, only_in_a, only_in_b), scores, reason\n\n"
     "Sets at different resolutions are compared at the coarser one (exact: the\n"
     "buckets nest); a note on stderr says so.\n"
+    "Every change must also be beyond chance for the sample sizes (counts and\n"
+    "peak populations z >= 3.29, shapes KS >= 1.95: p < 0.001), so a few calls or\n"
+    "one outlier never differ alone; a peak whose population change makes half of\n"
+    "a >= 25 % total-latency change differs in phase 2 (peak-growth). Each verdict\n"
+    "names the phase, the test and its threshold.\n"
     "Exit status: 0 when compared (whatever the verdicts), 2 on bad usage or input.\n";
 
 enum { OPT_JSON = 256, OPT_MIN_SHARE, OPT_MIN_OPS, OPT_MIN_COUNT, OPT_NEAR, OPT_DROP };
@@ -104,6 +109,11 @@ static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
 			printf(",\"scores\":{},\"count_%s\":%" PRIu64, e->a ? "a" : "b",
 			       p->hist.count);
 		}
+		if (e->a && e->b)
+			printf(",\"decided_by\":\"%s\",\"decided_value\":%.4g,"
+			       "\"decided_threshold\":%.4g",
+			       e->decided_by ? e->decided_by : "", e->decided_value,
+			       e->decided_threshold);
 		printf(",\"share\":%.6f,\"reason\":\"", e->share);
 		osp_json_string(stdout, e->reason);
 		puts("\"}");
@@ -113,8 +123,9 @@ static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
 static void print_text(const struct osp_diff *d, const struct osp_diff_opts *o, double thr,
                        const char *fa, const char *fb, int all)
 {
-	printf("osprof diff: A = %s, B = %s; metric %s, threshold %g\n", fa, fb,
-	       osp_metric_name(o->metric), thr);
+	printf("osprof diff: A = %s, B = %s; metric %s, threshold %g (phase 3; each reason\n"
+	       "names the phase and test that decided)\n",
+	       fa, fb, osp_metric_name(o->metric), thr);
 	printf("%zu differ, %zu only in A, %zu only in B, %zu similar, %zu insignificant\n\n",
 	       d->ndiffer, d->nonly_a, d->nonly_b, d->nsimilar, d->ninsignificant);
 	if (!d->ndiffer && !d->nonly_a && !d->nonly_b && !all) {
@@ -216,6 +227,11 @@ int cmd_diff(int argc, char **argv)
 			break;
 		case 'h':
 			fputs(usage, stdout);
+			printf("Default thresholds:");
+			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
+				printf(" %s %g", osp_metric_name((enum osp_metric)m),
+				       osp_metric_default_threshold((enum osp_metric)m));
+			printf("\n");
 			return OSP_EXIT_OK;
 		case ':':
 			return osp_usage_err("diff", "%s needs an argument", argv[optind - 1]);

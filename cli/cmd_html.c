@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <osprof/output.h>
 #include <string.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
@@ -113,12 +114,14 @@ int cmd_html(int argc, char **argv)
 		rc = OSP_EXIT_FAIL;
 		goto out;
 	}
-	FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-	if (!f) {
-		osp_err("html: %s: %s", out, strerror(errno));
+	struct osp_output o;
+	char err2[512];
+	if (osp_output_open(&o, out, err2, sizeof(err2)) < 0) {
+		osp_err("html: %s", err2);
 		rc = OSP_EXIT_FAIL;
 		goto out;
 	}
+	FILE *f = o.f;
 	struct osp_html_opts ho = {.name_a = fa,
 	                           .b = b,
 	                           .name_b = fb,
@@ -127,10 +130,10 @@ int cmd_html(int argc, char **argv)
 	                           .max_heatmaps = heatmaps};
 	if (osp_render_html(f, a, &ho) < 0) {
 		osp_err("html: %s: write failed", out);
+		osp_output_abort(&o);
 		rc = OSP_EXIT_FAIL;
-	}
-	if (f != stdout ? fclose(f) != 0 : fflush(f) != 0) {
-		osp_err("html: %s: %s", out, strerror(errno));
+	} else if (osp_output_commit(&o, err2, sizeof(err2)) < 0) {
+		osp_err("html: %s", err2);
 		rc = OSP_EXIT_FAIL;
 	}
 out:

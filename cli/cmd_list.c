@@ -1,21 +1,94 @@
 /* osprof list: what can be profiled here, per layer, and the attach mode
  * each layer would use on this kernel. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <osprof/render.h>
 #include "cli/cli.h"
 #include "collect/layer.h"
 
 static const char usage[] =
-    "usage: osprof list [-v] [LAYER]\n\n"
+    "usage: osprof list [-v] [--json] [LAYER]\n\n"
     "Lists the collection layers compiled in, what each can profile on this\n"
     "machine and the attach mode it would use (tp_btf, raw_tp, tracepoint,\n"
     "fentry, kprobe, uprobe). With LAYER, lists that layer's operations one per\n"
     "line. Kernel layers need root to probe this kernel; without root they say\n"
     "so instead of guessing.\n"
-    "  -v, --verbose   list every operation of every layer\n";
+    "  -v, --verbose   list every operation of every layer\n"
+    "      --json      one JSON object: the kernel, and per layer each part with\n"
+    "                  the attach mode it gets here (or \"unavailable\") and the\n"
+    "                  text saying why (scripts/attach-table.sh tabulates it)\n";
+
+/* A JSON string value, quotes included. */
+static void js(const char *s)
+{
+	putchar('"');
+	osp_json_string(stdout, s);
+	putchar('"');
+}
+
+/* The attach mode a line of a layer's listing names: the first mode word
+ * after "via", "unavailable" when it says so, else "". */
+static const char *mode_of(const char *line)
+{
+	static const char *const modes[] = {"tp_btf", "raw_tp", "tracepoint", "fentry",
+	                                    "kprobe", "uprobe", "LD_PRELOAD"};
+	const char *via = strstr(line, " via ");
+	if (strstr(line, "unavailable") && (!via || strstr(via, "unavailable")))
+		return "unavailable";
+	const char *from = via ? via : line, *best = NULL, *bp = NULL;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		const char *p = strstr(from, modes[i]);
+		if (p && (!bp || p < bp))
+			bp = p, best = modes[i];
+	}
+	return best ? best : "";
+}
+
+/* One layer's listing as JSON: its lines become items named by their first
+ * word (the layer itself, or a part such as --func, fuse, vfs ops). */
+static int list_json(const struct osp_layer *l, int first)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m)
+		return -1;
+	int rc = l->list ? l->list(m, 0) : (fprintf(m, "%-8s %s\n", l->name, l->summary), 0);
+	fclose(m);
+	printf("%s{\"layer\":", first ? "" : ",");
+	js(l->name);
+	printf(",\"needs_root\":%s,\"summary\":", l->needs_root ? "true" : "false");
+	js(l->summary);
+	printf(",\"items\":[");
+	int n = 0;
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "    ", 4))
+			continue; /* -v detail */
+		char item[32] = "";
+		const char *t = line + strspn(line, " ");
+		if (!strncmp(t, "vfs ops", 7))
+			snprintf(item, sizeof(item), "vfs ops");
+		else
+			snprintf(item, sizeof(item), "%.*s", (int)strcspn(t, " "), t);
+		printf("%s{\"item\":", n++ ? "," : "");
+		js(item);
+		printf(",\"mode\":");
+		js(mode_of(t));
+		printf(",\"text\":");
+		js(t);
+		printf("}");
+	}
+	printf("]}");
+	free(text);
+	return rc;
+}
 
 int cmd_list(int argc, char **argv)
 {
-	int verbose = 0;
+	int verbose = 0, json = 0;
 	const char *only = NULL;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -23,6 +96,8 @@ int cmd_list(int argc, char **argv)
 			return OSP_EXIT_OK;
 		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
 			verbose = 1;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
 		} else if (argv[i][0] == '-') {
 			return osp_usage_err("list", "unknown option '%s'", argv[i]);
 		} else if (!only) {
@@ -39,6 +114,22 @@ int cmd_list(int argc, char **argv)
 		return osp_usage_err("list", "unknown layer '%s' (available: %s)", only, avail);
 	}
 	int rc = OSP_EXIT_OK;
+	if (json) {
+		struct utsname u;
+		uname(&u);
+		printf("{\"kernel\":");
+		js(u.release);
+		printf(",\"root\":%s,\"layers\":[", geteuid() == 0 ? "true" : "false");
+		for (int i = 0, first = 1; osp_layers[i]; i++) {
+			if (only && strcmp(only, osp_layers[i]->name))
+				continue;
+			if (list_json(osp_layers[i], first) < 0)
+				rc = OSP_EXIT_FAIL;
+			first = 0;
+		}
+		printf("]}\n");
+		return rc;
+	}
 	for (int i = 0; osp_layers[i]; i++) {
 		const struct osp_layer *l = osp_layers[i];
 		if (only && strcmp(only, l->name))

@@ -19,8 +19,9 @@ static const char usage[] =
     "      --json             NDJSON: one object per profile with layer, op, dims\n"
     "                         and peaks (index, lo_ns, hi_ns, count, mean_ns, ...)\n"
     "      --preemption       predict, per peak, the requests forcible preemption\n"
-    "                         moves there (seed 000 Eq. 3.6) and flag the peaks it\n"
-    "                         explains\n"
+    "                         moves there (seed 000 Eq. 3.6): the model alone says\n"
+    "                         a peak could be preemption; a set recorded with\n"
+    "                         --split preempt (or -l sched) says whether it was\n"
     "      --quantum DUR      scheduler time slice Q (e.g. 3ms; default: the\n"
     "                         calibration's sched_slice, else 3ms)\n"
     "      --procs N          runnable processes sharing the CPU (default 2)\n"
@@ -116,7 +117,7 @@ int cmd_peaks(int argc, char **argv)
 			       "with characteristic times)\n\n",
 			       osp_calib_default_path(cpath, sizeof(cpath)));
 	}
-	struct osp_preempt_view pv = {quantum, (unsigned)procs, "--quantum"};
+	struct osp_preempt_view pv = {quantum, (unsigned)procs, "--quantum", s};
 	if (preempt && !quantum) {
 		pv.quantum_ns = calib_quantum(calib);
 		pv.source = "calibration";

@@ -1,11 +1,13 @@
 /* osprof plot: per-op latency plots as SVG (drawn natively), PNG (through
  * gnuplot) or a gnuplot script. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <osprof/output.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
 #include "cli/view_sets.h"
@@ -59,8 +61,13 @@ static int parse_fmt(const char *s, enum fmt *f)
 	return 0;
 }
 
-/* Runs gnuplot on script; 0 or 1 after printing why not. */
-static int run_gnuplot(const char *script)
+/* gnuplot writes the PNG to this descriptor of its own ("/dev/fd/3"), the
+ * stream of our output, so that it never opens the target by name. */
+enum { GNUPLOT_OUT_FD = 3 };
+
+/* Runs gnuplot on script with out_fd as its GNUPLOT_OUT_FD; 0 or 1 after
+ * printing why not. */
+static int run_gnuplot(const char *script, int out_fd)
 {
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -68,6 +75,10 @@ static int run_gnuplot(const char *script)
 		return OSP_EXIT_FAIL;
 	}
 	if (pid == 0) {
+		if (out_fd == GNUPLOT_OUT_FD)
+			fcntl(out_fd, F_SETFD, 0);
+		else if (dup2(out_fd, GNUPLOT_OUT_FD) < 0)
+			_exit(127);
 		execlp("gnuplot", "gnuplot", script, (char *)NULL);
 		fprintf(stderr,
 		        "osprof plot: cannot run gnuplot (%s): PNG output needs it "
@@ -97,18 +108,29 @@ static int plot_png(const struct osp_set *a, const struct osp_plot_opts *o, cons
 		return OSP_EXIT_FAIL;
 	}
 	FILE *f = fdopen(fd, "w");
-	char err[256];
+	char err[512], gp_out[32];
+	snprintf(gp_out, sizeof(gp_out), "/dev/fd/%d", GNUPLOT_OUT_FD);
 	int rc = OSP_EXIT_FAIL;
+	struct osp_output w;
 	if (!f) {
 		close(fd);
-	} else if (osp_render_gnuplot(f, a, o, "pngcairo", out, err, sizeof(err)) < 0) {
+	} else if (osp_render_gnuplot(f, a, o, "pngcairo", gp_out, err, sizeof(err)) < 0) {
 		fclose(f);
 		osp_err("plot: %s", err);
 		rc = OSP_EXIT_USAGE;
 	} else if (fclose(f) == 0) {
-		rc = run_gnuplot(script);
-		if (rc != OSP_EXIT_OK)
-			unlink(out); /* no half-written PNG */
+		if (osp_output_open(&w, out, err, sizeof(err)) < 0) {
+			osp_err("plot: %s", err);
+		} else {
+			fflush(w.f);
+			rc = run_gnuplot(script, fileno(w.f));
+			if (rc != OSP_EXIT_OK) {
+				osp_output_abort(&w);
+			} else if (osp_output_commit(&w, err, sizeof(err)) < 0) {
+				osp_err("plot: %s", err);
+				rc = OSP_EXIT_FAIL;
+			}
+		}
 	}
 	unlink(script);
 	return rc;
@@ -229,26 +251,23 @@ int cmd_plot(int argc, char **argv)
 	if (fmt == FMT_PNG) {
 		rc = plot_png(a, &o, out);
 	} else {
-		FILE *f = strcmp(out, "-") ? fopen(out, "w") : stdout;
-		char err[256];
-		if (!f) {
-			osp_err("plot: %s: %s", out, strerror(errno));
+		struct osp_output w;
+		char err[512];
+		if (osp_output_open(&w, out, err, sizeof(err)) < 0) {
+			osp_err("plot: %s", err);
 			rc = OSP_EXIT_FAIL;
 		} else {
 			int r = fmt == FMT_SVG
-			            ? osp_render_svg(f, a, &o, err, sizeof(err))
-			            : osp_render_gnuplot(f, a, &o, NULL, NULL, err, sizeof(err));
+			            ? osp_render_svg(w.f, a, &o, err, sizeof(err))
+			            : osp_render_gnuplot(w.f, a, &o, NULL, NULL, err, sizeof(err));
 			if (r < 0) {
 				osp_err("plot: %s", err);
+				osp_output_abort(&w);
 				rc = OSP_EXIT_USAGE;
-			}
-			if (f != stdout ? fclose(f) != 0 : fflush(f) != 0) {
-				osp_err("plot: %s: %s", out, strerror(errno));
+			} else if (osp_output_commit(&w, err, sizeof(err)) < 0) {
+				osp_err("plot: %s", err);
 				rc = OSP_EXIT_FAIL;
 			}
-			/* A failed render leaves no partial file behind. */
-			if (rc != OSP_EXIT_OK && f != stdout)
-				unlink(out);
 		}
 	}
 	osp_set_free(a);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
+#include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 
 static const char usage_head[] =
@@ -124,14 +125,12 @@ int cmd_record(int argc, char **argv)
 	sigdelset(&wait_mask, SIGINT);
 	sigdelset(&wait_mask, SIGTERM);
 
-	int n = 0;
+	int n = nlayers;
+	if ((rc = osp_collect_prepare("record", &s, layers, &n)) ||
+	    (rc = osp_collect_attach("record", &s, layers, &n)))
+		goto out;
 	rc = OSP_EXIT_FAIL;
-	for (; n < nlayers; n++)
-		if (layers[n]->prepare && layers[n]->prepare(&s, n) < 0)
-			goto out;
-	for (int i = 0; i < nlayers; i++)
-		if (layers[i]->attach && layers[i]->attach(&s, i) < 0)
-			goto out;
+	nlayers = n;
 	uint64_t start = s.start_ns, end = o.duration_ns ? start + o.duration_ns : UINT64_MAX;
 	fprintf(stderr, "osprof: recording%s; Ctrl-C to stop\n",
 	        o.duration_ns ? " for the given duration" : "");

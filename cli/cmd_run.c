@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 #include "cli/progress.h"
 #include "cli/spawn.h"
@@ -21,7 +22,9 @@ static const char usage_head[] =
     "set to -o FILE (default osprof.osp). Exits with CMD's exit status (128+N\n"
     "if CMD was killed by signal N; 127 if CMD was not found). Before CMD\n"
     "runs: 2 for a bad option or value (unknown symbol, malformed spec), 1 when\n"
-    "profiling cannot start here (no root, no BTF, a probe the kernel refuses).\n"
+    "profiling cannot start here (no root, no BTF, no requested layer can\n"
+    "attach). A layer this kernel cannot serve is named once with the reason\n"
+    "and the run goes on with the others.\n"
     "Ctrl-C reaches CMD; whatever was collected is still written.\n"
     "Read the result with 'osprof report FILE'.\n";
 
@@ -109,10 +112,11 @@ int cmd_run(int argc, char **argv)
 	osp_set_meta(s.set, "command", cmdline);
 	s.argv = cmdv;
 
-	int status = OSP_EXIT_FAIL, n = 0, release_fd = -1;
-	for (; n < nlayers; n++)
-		if (layers[n]->prepare && layers[n]->prepare(&s, n) < 0)
-			goto out;
+	int status = OSP_EXIT_FAIL, n = nlayers, release_fd = -1;
+	if ((status = osp_collect_prepare("run", &s, layers, &n)))
+		goto out;
+	status = OSP_EXIT_FAIL;
+	nlayers = n;
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
@@ -122,12 +126,13 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	s.root_pid = child_pid;
-	for (int i = 0; i < nlayers; i++)
-		if (layers[i]->attach && layers[i]->attach(&s, i) < 0) {
-			close(release_fd); /* the held child exits without running */
-			wait_child(child_pid);
-			goto out;
-		}
+	if ((status = osp_collect_attach("run", &s, layers, &n))) {
+		close(release_fd); /* the held child exits without running */
+		wait_child(child_pid);
+		goto out;
+	}
+	status = OSP_EXIT_FAIL;
+	nlayers = n;
 	s.start_ns = osp_now_ns();
 	if (write(release_fd, "g", 1) != 1) {
 		osp_err("run: cannot release %s: %s", cmdv[0], strerror(errno));

@@ -18,9 +18,12 @@ const char osp_collect_opts_help[] =
     "      --by DIM          split profiles by pid, tid, comm, fs, dev or caller\n"
     "      --split preempt   put operations preempted while in flight apart\n"
     "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
+    "      --fs TYPE[,TYPE]  fs layer: time the VFS ops of these file systems only\n"
+    "                        (default: every one mounted; fentry, else kprobe)\n"
     "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
     "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
-    "      --peaks RANGES    bucket ranges of the peaks, e.g. 8-10,14-18\n"
+    "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
+    "                        8-10,14-18 (or zero, ovf, latencies: 10us-1ms)\n"
     "  -v, --verbose         print the attach mode chosen for each probe\n"
     "  -q, --quiet           no progress line (shown only when stderr is a terminal)\n";
 
@@ -30,7 +33,7 @@ static const char targets_help[] =
     "  -c, --cgroup PATH     processes of this cgroup (v2 path)\n"
     "      --comm NAME       processes with this command name\n";
 
-enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
+enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_FS, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
 
 static int parse_pids(const char *cmd, const char *arg, struct osp_collect_opts *o)
 {
@@ -64,6 +67,7 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	    {"by", required_argument, 0, OPT_BY},
 	    {"split", required_argument, 0, OPT_SPLIT},
 	    {"func", required_argument, 0, OPT_FUNC},
+	    {"fs", required_argument, 0, OPT_FS},
 	    {"uprobe", required_argument, 0, OPT_UPROBE},
 	    {"correlate", required_argument, 0, OPT_CORRELATE},
 	    {"peaks", required_argument, 0, OPT_PEAKS},
@@ -128,6 +132,9 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 			break;
 		case OPT_FUNC:
 			o->funcs = optarg;
+			break;
+		case OPT_FS:
+			o->fs_types = optarg;
 			break;
 		case OPT_UPROBE:
 			o->uprobes = optarg;
@@ -253,6 +260,18 @@ static int add_layers(const char *cmd, const struct osp_collect_opts *o,
 	free(copy);
 	if (!*nlayers)
 		return osp_usage_err(cmd, "-l/--layers: no layer given");
+	/* Table order: a layer's objects load after those of the layers above
+	 * it, whose per-thread state they read (measured nesting). */
+	int n = 0;
+	for (int i = 0; osp_layers[i]; i++)
+		for (int j = n; j < *nlayers; j++)
+			if (layers[j] == osp_layers[i]) {
+				const struct osp_layer *t = layers[n];
+				layers[n] = layers[j];
+				layers[j] = t;
+				n++;
+				break;
+			}
 	return 0;
 }
 
@@ -277,6 +296,7 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	s->comm = o->comm;
 	s->all = o->all;
 	s->funcs = o->funcs;
+	s->fs_types = o->fs_types;
 	s->uprobes = o->uprobes;
 	s->correlate = o->correlate;
 	s->peaks = o->peaks;
@@ -286,6 +306,10 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 		         layers[i]->name);
 	osp_set_meta(s->set, "layers", names);
 	osp_set_metaf(s->set, "resolution", "%u", o->r);
+	/* Tells analysis that a missing state=preempted profile means none
+	 * was preempted (osp_preempt_evidence), not "not measured". */
+	if (o->split)
+		osp_set_meta(s->set, "split", o->split);
 	return 0;
 }
 

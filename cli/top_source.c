@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/collect_degrade.h"
 #include "cli/top_source.h"
 
 struct live {
@@ -75,20 +76,15 @@ int top_source_live(struct top_source *src, struct osp_collect_opts *o)
 	src->poll = live_poll;
 	src->close = live_close;
 	src->cum = l->s.set;
-	for (; l->prepared < l->nlayers; l->prepared++) {
-		const struct osp_layer *ly = l->layers[l->prepared];
-		if (ly->prepare && ly->prepare(&l->s, l->prepared) < 0) {
-			int bad = l->s.bad_input;
-			live_close(src);
-			return bad ? OSP_EXIT_USAGE : OSP_EXIT_FAIL;
-		}
+	l->prepared = l->nlayers;
+	rc = osp_collect_prepare("top", &l->s, l->layers, &l->prepared);
+	if (!rc)
+		rc = osp_collect_attach("top", &l->s, l->layers, &l->prepared);
+	l->nlayers = l->prepared;
+	if (rc) {
+		live_close(src);
+		return rc;
 	}
-	for (int i = 0; i < l->nlayers; i++)
-		if (l->layers[i]->attach && l->layers[i]->attach(&l->s, i) < 0) {
-			int bad = l->s.bad_input;
-			live_close(src);
-			return bad ? OSP_EXIT_USAGE : OSP_EXIT_FAIL;
-		}
 	const char *names = osp_get_meta(l->s.set, "layers");
 	char who[64];
 	if (o->npids)

@@ -227,6 +227,7 @@ int trace_cmd_stats(int argc, char **argv)
 		       t.host.kernel, t.host.cpus, t.host.mem_bytes / 1073741824.0);
 		printf("disks       %s\n", t.host.disks[0] ? t.host.disks : "-");
 		printf("target      %s\n", t.host.target[0] ? t.host.target : "-");
+		printf("attach      %s\n", t.host.attach[0] ? t.host.attach : "-");
 		printf("time span   %.6f s\n",
 		       t.last_end > t.first_ts ? (t.last_end - t.first_ts) / 1e9 : 0.0);
 		printf("dropped     %" PRIu64 "\n", t.dropped);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
+#include <osprof/output.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
 #include "cli/trace_cmds.h"
@@ -43,14 +44,19 @@ struct export_ctx {
 	size_t n, cap;
 };
 
-static FILE *open_out(const char *path)
+/* Opens path (if given) into *o and returns its stream; 0, or -1 after
+ * printing why not. */
+static int open_out(const char *path, struct osp_output *o, FILE **f)
 {
-	if (!strcmp(path, "-"))
-		return stdout;
-	FILE *f = fopen(path, "w");
-	if (!f)
-		osp_err("trace export: %s: %m", path);
-	return f;
+	char err[512];
+	if (!path)
+		return 0;
+	if (osp_output_open(o, path, err, sizeof(err)) < 0) {
+		osp_err("trace export: %s", err);
+		return -1;
+	}
+	*f = o->f;
+	return 0;
 }
 
 static void json_args(FILE *f, const struct osp_trace_event *ev)
@@ -132,7 +138,8 @@ static int contains(const struct osp_trace_event *outer, const struct osp_trace_
 
 static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_host *h)
 {
-	qsort(c->evs, c->n, sizeof(*c->evs), cmp_tree);
+	if (c->n) /* qsort(NULL, 0, ...) is undefined */
+		qsort(c->evs, c->n, sizeof(*c->evs), cmp_tree);
 	fprintf(f, "{\"format\":\"osprof-trace-tree\",\"version\":1,\"host\":\"");
 	osp_json_string(f, h->hostname);
 	fprintf(f, "\",\"origin_ns\":%" PRIu64 ",\"threads\":[", c->origin);
@@ -235,9 +242,10 @@ int trace_cmd_export(int argc, char **argv)
 		return rc;
 	struct export_ctx ctx = {.origin = t.first_ts, .tree = tree != NULL};
 	FILE *tf = NULL;
+	struct osp_output outs[3] = {0};
 	rc = OSP_EXIT_FAIL;
-	if ((chrome && !(ctx.chrome = open_out(chrome))) ||
-	    (heat && !(ctx.heat = open_out(heat))) || (tree && !(tf = open_out(tree))))
+	if (open_out(chrome, &outs[0], &ctx.chrome) || open_out(heat, &outs[1], &ctx.heat) ||
+	    open_out(tree, &outs[2], &tf))
 		goto out;
 	if (ctx.chrome)
 		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", ctx.chrome);
@@ -264,16 +272,19 @@ int trace_cmd_export(int argc, char **argv)
 	if (tf)
 		write_tree(tf, &ctx, &t.host);
 	rc = OSP_EXIT_OK;
-out:;
-	FILE *outs[] = {ctx.chrome, ctx.heat, tf};
-	for (int i = 0; i < 3; i++)
-		if (outs[i] &&
-		    ((fflush(outs[i]) || ferror(outs[i]) ||
-		      (outs[i] != stdout && fclose(outs[i])))) &&
-		    rc == OSP_EXIT_OK) {
-			osp_err("trace export: write failed");
+out:
+	/* All or nothing: a failed export leaves no partial file behind. */
+	for (int i = 0; i < 3; i++) {
+		char err[512];
+		if (!outs[i].f)
+			continue;
+		if (rc != OSP_EXIT_OK) {
+			osp_output_abort(&outs[i]);
+		} else if (osp_output_commit(&outs[i], err, sizeof(err)) < 0) {
+			osp_err("trace export: %s", err);
 			rc = OSP_EXIT_FAIL;
 		}
+	}
 	struct thread_name *th, *tmp;
 	HASH_ITER(hh, ctx.threads, th, tmp)
 	{

@@ -291,6 +291,8 @@ int trace_cmd_record(int argc, char **argv)
 		}
 		goto out;
 	}
+	/* tp_btf or raw_tp, as the load found: said in every segment header */
+	osp_trace_writer_set_attach(w, osp_get_meta(s.set, "attach_modes"));
 	uint64_t start = osp_now_ns();
 	if (cmdv) {
 		if (write(release_fd, "g", 1) != 1) {

@@ -10,8 +10,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <osprof/clock.h>
 #include "collect/bpf_common.h"
+#include "collect/nest.h"
 #include "osp_common.skel.h"
 #include "osp_floor.skel.h"
 
@@ -122,6 +124,14 @@ enum osp_attach_mode osp_bpf_tp_mode(void)
 	return (enum osp_attach_mode)mode;
 }
 
+int osp_btf_has_func(const char *name)
+{
+	static struct btf *vmlinux;
+	if (!vmlinux && !(vmlinux = btf__load_vmlinux_btf()))
+		return 0;
+	return btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
+}
+
 void osp_bpf_note_attach(struct osp_session *s, const char *layer, const char *target,
                          enum osp_attach_mode m)
 {
@@ -183,6 +193,7 @@ void osp_bpf_cfg_fill(const struct osp_session *s, struct osp_bpf_cfg *cfg)
 	cfg->start_ns = s->start_ns;
 	cfg->slice_ns = s->slice_ns;
 	cfg->split_preempt = s->split && !strcmp(s->split, "preempt");
+	cfg->nest = osp_nest_flags();
 	if (s->comm)
 		strncpy(cfg->comm, s->comm, sizeof(cfg->comm) - 1);
 }
@@ -207,7 +218,7 @@ int osp_bpf_share_maps(struct bpf_object *obj)
 			return rc;
 		}
 	}
-	return 0;
+	return osp_nest_share(obj);
 }
 
 static __u64 thread_cpu_ns(void)
@@ -493,6 +504,13 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 				sum += vals[c].sum;
 			}
 		}
+		if (k->bucket == OSP_BKT_PARENT) {
+			if (osp_nest_add(p, k->slice, cnt)) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			continue;
+		}
 		if (k->bucket == OSP_BKT_MINMAX) {
 			if (sum && ~sum < p->hist.min)
 				p->hist.min = ~sum;
@@ -514,6 +532,7 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 		}
 	}
 	osp_bpf_widen_from_buckets(s->set, layer);
+	osp_nest_check(s->set);
 out:
 	free(keys);
 	free(vals);

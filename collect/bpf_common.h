@@ -37,6 +37,10 @@ const char *osp_attach_mode_name(enum osp_attach_mode m);
  * set in the environment, which tests use to exercise the fallback). */
 enum osp_attach_mode osp_bpf_tp_mode(void);
 
+/* 1 if the kernel's BTF (vmlinux) has a function of that name (a kfunc a
+ * program may call, a function fentry may attach to), else 0. */
+int osp_btf_has_func(const char *name);
+
 /* Records that `layer` attached `target` with mode m: the set's metadata
  * attach_modes gets LAYER:MODE (comma list, no duplicates) and, with -v,
  * "osprof: LAYER: TARGET via MODE" goes to stderr. */

@@ -96,7 +96,7 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, u
 {
 	struct kfuncs *k = calloc(1, sizeof(*k));
 	char *dup = strdup(list), *save = NULL;
-	int rc = 0;
+	int rc = 0, refused = 0;
 	if (!k || !dup) {
 		free(k);
 		free(dup);
@@ -128,14 +128,23 @@ int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, u
 			rc = -ENOMEM;
 			break;
 		}
-		rc = probe(s, f, by, why);
-		if (rc) {
+		if (probe(s, f, by, why)) {
+			/* Degrade: this function is left out, the rest goes on. */
 			fprintf(stderr,
 			        "osprof: --func %s: cannot time kernel functions here: tried "
-			        "fentry/fexit (%s) and kprobe/kretprobe (%s)\n",
+			        "fentry/fexit (%s) and kprobe/kretprobe (%s); going on without it "
+			        "(a kernel with BPF trampolines or CONFIG_KPROBES would time it)\n",
 			        sym, why[0], why[1]);
-			break;
+			free(f->name);
+			k->n--;
+			refused++;
 		}
+	}
+	if (!rc && k->n == 0 && refused) {
+		kfuncs_free(k);
+		free(dup);
+		*out = NULL;
+		return 0;
 	}
 	if (!rc && k->n == 0) {
 		fprintf(stderr, "osprof: --func: empty function list\n");

@@ -11,7 +11,10 @@
 struct kfuncs;
 
 /* Loads a probe for every function of `list` (ops numbered from first_id).
- * 0, or -errno after printing one line naming --func and the function. */
+ * A function the kernel lets no mode time is left out after one line naming
+ * it, the modes tried and why each failed; when that leaves none, 0 with
+ * *out NULL. -errno after one line for an unknown symbol (bad_input) or a
+ * resource failure. */
 int kfuncs_prepare(struct osp_session *s, const char *list, unsigned first_id, unsigned by,
                    struct kfuncs **out);
 int kfuncs_attach(struct osp_session *s, struct kfuncs *k);

@@ -37,6 +37,7 @@ struct osp_session {
 	int all;            /* record -a */
 	/* layer-specific options, NULL when not given */
 	const char *funcs;                 /* --func SYM[,SYM] */
+	const char *fs_types;              /* --fs TYPE[,TYPE]: generic fs layer */
 	const char *uprobes;               /* --uprobe BIN:SYM[,...] */
 	const char *correlate;             /* --correlate OP:VALUE */
 	const char *peaks;                 /* --peaks RANGES */

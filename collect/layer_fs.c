@@ -12,14 +12,18 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/bpf.h>
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf_fast.h"
 #include "collect/bpf/kl_types.h"
 #include "collect/fs_events.h"
 #include "collect/fs_fuse.h"
+#include "collect/fsops.h"
 #include "collect/kfunc.h"
 #include "collect/kl_util.h"
+#include "collect/nest.h"
+#include "collect/bpf/syscall.h"
 #include "fs.skel.h"
 
 struct fs_state {
@@ -33,9 +37,13 @@ struct fs_state {
 	unsigned by; /* KL_BY_* */
 	struct kfuncs *kfuncs;
 	struct fs_fuse *fuse; /* FUSE request round trips, when fuse is here */
+	struct fsops *fsops;  /* the VFS ops of each file system (fsops.h) */
 	struct osp_bpf_stats stats;
 	struct osp_bpf_fast plain; /* plain profiles (no --by, -i, --split) */
 	int acquired;
+	int exported;     /* fs_stacks is the nesting parent of block and lock */
+	__u32 nest_n;     /* entries of fs_nest (plain parent tables), 0: none */
+	__u64 *nest_prev; /* their totals at the previous reset */
 };
 
 /* OSPROF_FS_SUBSYS=ext4,jbd2 narrows discovery (fewer probes, e.g. tests). */
@@ -64,6 +72,9 @@ static void fs_destroy(struct osp_session *s, int slot)
 	struct fs_state *st = s->layer_state[slot];
 	if (!st)
 		return;
+	if (st->exported)
+		osp_nest_export_fs(-1, NULL, NULL);
+	free(st->nest_prev);
 	kl_links_destroy(st->links, st->nlinks);
 	for (size_t i = 0; i < st->nraw; i++)
 		close(st->rawfds[i]);
@@ -72,11 +83,23 @@ static void fs_destroy(struct osp_session *s, int slot)
 	osp_bpf_fast_free(&st->plain);
 	kfuncs_free(st->kfuncs);
 	fs_fuse_free(st->fuse);
+	fsops_free(st->fsops);
 	fs_pairs_free(&st->pairs);
 	if (st->acquired)
 		osp_bpf_common_release(s);
 	free(st);
 	s->layer_state[slot] = NULL;
+}
+
+/* Names pair `pair` as a parent of block requests and lock waits. */
+static int pair_name(void *ctx, unsigned pair, const char **op, const char **fs)
+{
+	struct fs_state *st = ctx;
+	if (pair >= st->pairs.n)
+		return -1;
+	*op = st->pairs.v[pair].op;
+	*fs = st->pairs.v[pair].subsys;
+	return 0;
 }
 
 static int fs_prepare_(struct osp_session *s, int slot)
@@ -102,10 +125,14 @@ static int fs_prepare_(struct osp_session *s, int slot)
 		return rc;
 	if (fuse_wanted(tfs) && (rc = fs_fuse_prepare(s, st->by, &st->fuse)))
 		return rc;
+	if ((rc = fsops_prepare(s, st->by, &st->fsops)))
+		return rc;
 	if (st->pairs.n == 0) {
-		if (st->kfuncs || st->fuse)
+		if (st->kfuncs || st->fuse || st->fsops)
 			return 0;
-		fprintf(stderr, "osprof: fs: no file-system tracepoint pairs in %s/events%s%s\n",
+		fprintf(stderr,
+		        "osprof: fs: nothing to time: no file-system tracepoint pairs in "
+		        "%s/events%s%s, and no VFS ops (see above)\n",
 		        tfs, only() ? " for OSPROF_FS_SUBSYS=" : "", only() ? only() : "");
 		return -ENOENT;
 	}
@@ -131,13 +158,26 @@ static int fs_prepare_(struct osp_session *s, int slot)
 		                            st->skel->maps.fs_minmax, (__u32)st->pairs.n, s->r,
 		                            !cfg->by && !cfg->slice_ns && !cfg->split_preempt)))
 			return rc;
+		/* plain parent tables: one counter per (pair, system call) */
+		int plain = !cfg->by && !cfg->slice_ns && !cfg->split_preempt;
+		st->nest_n = plain && (cfg->nest & OSP_NEST_SYS)
+		                 ? (__u32)st->pairs.n * OSP_NEST_SYS_SLOTS
+		                 : 0;
+		bpf_map__set_max_entries(st->skel->maps.fs_nest, st->nest_n ? st->nest_n : 1);
+		free(st->nest_prev);
+		if (st->nest_n && !(st->nest_prev = calloc(st->nest_n, sizeof(__u64))))
+			return -ENOMEM;
 		bpf_program__set_autoload(st->skel->progs.fs_event_raw, st->raw_ok);
 		libbpf_print_fn_t old = st->raw_ok ? libbpf_set_print(NULL) : NULL;
 		rc = fs_bpf__load(st->skel);
 		if (st->raw_ok)
 			libbpf_set_print(old);
-		if (!rc)
+		if (!rc) {
+			/* block and lock, prepared next, read the fs op in flight */
+			osp_nest_export_fs(bpf_map__fd(st->skel->maps.fs_stacks), pair_name, st);
+			st->exported = 1;
 			return 0;
+		}
 		fs_bpf__destroy(st->skel);
 		st->skel = NULL;
 		if (!st->raw_ok) {
@@ -241,6 +281,8 @@ static int fs_attach(struct osp_session *s, int slot)
 		        st->pairs.n);
 	if (st->fuse && (rc = fs_fuse_attach(s, st->fuse)))
 		return rc;
+	if (st->fsops && (rc = fsops_attach(s, st->fsops)))
+		return rc;
 	return st->kfuncs ? kfuncs_attach(s, st->kfuncs) : 0;
 }
 
@@ -257,14 +299,54 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	return 0;
 }
 
+/* The plain parent tables (fs_nest): per pair, its calls under each system
+ * call since the previous reset, added to the pair's profile. */
+static int nest_collect(struct osp_session *s, struct fs_state *st, int reset)
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(st->skel->maps.fs_nest), rc = 0;
+	if (ncpu <= 0)
+		return -EINVAL;
+	__u64 *v = calloc((size_t)ncpu, sizeof(*v)), tab[OSP_NEST_SYS_SLOTS];
+	if (!v)
+		return -ENOMEM;
+	for (__u32 pair = 0; pair < st->pairs.n && !rc; pair++) {
+		__u64 any = 0;
+		for (__u32 c = 0; c < OSP_NEST_SYS_SLOTS; c++) {
+			__u32 i = pair * OSP_NEST_SYS_SLOTS + c;
+			__u64 sum = 0;
+			if (!bpf_map_lookup_elem(fd, &i, v))
+				for (int k = 0; k < ncpu; k++)
+					sum += v[k];
+			tab[c] = sum - st->nest_prev[i];
+			if (reset)
+				st->nest_prev[i] = sum;
+			any |= tab[c];
+		}
+		struct osp_hkey k = {.op = pair};
+		struct osp_profile *p;
+		if (!any || osp_bpf_profile_of(s, "fs", desc, st, &k, &p))
+			continue;
+		rc = osp_nest_add_sys_table(p, tab);
+	}
+	free(v);
+	return rc;
+}
+
 static int fs_collect(struct osp_session *s, int slot, int reset)
 {
 	struct fs_state *st = s->layer_state[slot];
 	int rc = 0;
 	if (st->skel) {
-		rc = st->plain.nops ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
-		                    : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist),
-		                                         "fs", desc, st, reset);
+		/* Parents first: a call ending between the two reads then adds to
+		 * the count only, never a parent to a call not counted. */
+		if (st->nest_n)
+			rc = nest_collect(s, st, reset);
+		if (!rc)
+			rc = st->plain.nops
+			         ? osp_bpf_fast_read(s, &st->plain, "fs", desc, st, reset)
+			         : osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.fs_hist), "fs",
+			                              desc, st, reset);
+		osp_nest_check(s->set);
 		if (!rc)
 			rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
 	}
@@ -272,6 +354,8 @@ static int fs_collect(struct osp_session *s, int slot, int reset)
 		rc = fs_fuse_collect(s, st->fuse, reset);
 	if (!rc && st->kfuncs)
 		rc = kfuncs_collect(s, st->kfuncs, reset);
+	if (!rc && st->fsops)
+		rc = fsops_collect(s, st->fsops, reset);
 	if (rc)
 		fprintf(stderr, "osprof: fs: cannot read the histograms: %s\n", strerror(-rc));
 	return rc;
@@ -336,13 +420,15 @@ static int fs_list(FILE *out, int verbose)
 		        "fuse_request_end, keyed by request) via %s\n",
 		        kl_tp_mode_name());
 	kfuncs_list(out);
+	fsops_list(out, verbose, 0);
 	return 0;
 }
 
 const struct osp_layer osp_layer_fs = {
     .name = "fs",
     .by = "pid,tid,comm",
-    .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...) and --func kernel functions",
+    .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...), the VFS ops of every "
+               "file system (fentry/kprobe) and --func kernel functions",
     .needs_root = 1,
     .list = fs_list,
     .prepare = fs_prepare,

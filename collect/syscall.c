@@ -12,6 +12,7 @@
 #include <osprof/clock.h>
 #include "collect/bpf_common.h"
 #include "collect/bpf_fast.h"
+#include "collect/nest.h"
 #include "collect/bpf/syscall.h"
 #include "syscall.skel.h"
 
@@ -95,6 +96,7 @@ struct sys_state {
 	unsigned corr, corr_nr;
 	unsigned last_dev;
 	char last_dev_name[32];
+	int exported; /* sys_inflight is the nesting parent of the other layers */
 };
 
 int osp_syscall_nr(const char *name)
@@ -103,6 +105,11 @@ int osp_syscall_nr(const char *name)
 		if (sys_names[i] && !strcmp(sys_names[i], name))
 			return i;
 	return -1;
+}
+
+const char *osp_syscall_name(unsigned nr)
+{
+	return nr < OSP_SYS_MAX ? sys_names[nr] : NULL;
 }
 
 static const char *sys_name(unsigned nr, char *buf, size_t len)
@@ -142,16 +149,25 @@ static int parse_by(const char *by, __u32 *code)
 	return -EINVAL;
 }
 
-/* One endpoint of a --peaks range: a bucket index, or a latency with a unit
- * ("10us"), which names the bucket holding it. */
+/* One endpoint of a --peaks range: a bucket number b = floor(r log2 ns) as
+ * `osprof peaks` prints it (the file's bucket index minus one, so ranges copy
+ * over unchanged), "zero" or "ovf", or a latency with a unit ("10us"), which
+ * names the bucket holding it. */
 static int parse_peak_end(const char *s, unsigned r, __u32 *out)
 {
 	char *end;
+	unsigned nb = osp_nbuckets(r);
+	if (!strcmp(s, "zero") || !strcmp(s, "ovf")) {
+		*out = s[0] == 'z' ? 0 : nb - 1;
+		return 0;
+	}
 	unsigned long v = strtoul(s, &end, 10);
 	if (end != s && *end == '\0') {
-		if (v >= osp_nbuckets(r))
+		/* b runs 0 .. nb - 3; nb - 2 is the overflow bucket, as
+		 * `peaks --json` numbers it. */
+		if (*s == '-' || v + 1 >= nb)
 			return -EINVAL;
-		*out = (__u32)v;
+		*out = (__u32)v + 1;
 		return 0;
 	}
 	uint64_t ns;
@@ -226,9 +242,10 @@ static int parse_correlate(const struct osp_session *s, struct osp_sys_opts *o)
 	}
 	if (osp_parse_peaks(s->peaks, s->r, o->peak_lo, o->peak_hi, OSP_SYS_PEAKS, &o->npeaks)) {
 		fprintf(stderr,
-		        "osprof: --peaks %s: expected up to %d ranges LO-HI of bucket indices "
-		        "(0..%u) or latencies (10us-50us)\n",
-		        s->peaks, OSP_SYS_PEAKS, osp_nbuckets(s->r) - 1);
+		        "osprof: --peaks %s: expected up to %d ranges LO-HI of bucket numbers "
+		        "as 'osprof peaks' prints them (0..%u, zero, ovf) or latencies "
+		        "(10us-50us)\n",
+		        s->peaks, OSP_SYS_PEAKS, osp_nbuckets(s->r) - 3);
 		return -EINVAL;
 	}
 	return 0;
@@ -256,6 +273,8 @@ static void sys_destroy(struct osp_session *s, int slot)
 	struct sys_state *st = s->layer_state[slot];
 	if (!st)
 		return;
+	if (st->exported)
+		osp_nest_export_sys(-1);
 	syscall_bpf__destroy(st->skel);
 	osp_bpf_fast_free(&st->plain);
 	free(st);
@@ -313,6 +332,10 @@ static int sys_prepare(struct osp_session *s, int slot)
 		        osp_attach_mode_name(st->mode), strerror(-rc));
 		goto fail;
 	}
+	/* The layers prepared next (fs, block, lock) read each thread's call in
+	 * flight from this map: measured nesting at no cost here. */
+	osp_nest_export_sys(bpf_map__fd(k->maps.sys_inflight));
+	st->exported = 1;
 	return 0;
 fail:
 	sys_destroy(s, slot);

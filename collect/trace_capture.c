@@ -131,30 +131,26 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s, unsigned layers,
-                           size_t rb_bytes)
+/* Opens, configures and loads trace.bpf.c with the programs of mode m;
+ * 0 or -errno (c->k is NULL on failure). */
+static int load(struct osp_trace_capture *c, struct osp_session *s, size_t rb_bytes,
+                enum osp_attach_mode m)
 {
-	struct osp_trace_capture *c = calloc(1, sizeof(*c));
-	int rc;
-	*out = NULL;
-	if (!c)
-		return -ENOMEM;
-	c->layers = layers;
-	if ((rc = osp_bpf_common_acquire(s)))
-		goto fail;
-	c->acquired = 1;
-	c->mode = osp_bpf_tp_mode();
+	c->mode = m;
 	c->k = trace_bpf__open();
 	if (!c->k) {
-		rc = -errno;
+		int rc = -errno;
 		fprintf(stderr, "osprof trace: cannot open the trace BPF object: %s\n",
 		        strerror(errno));
-		goto fail;
+		return rc;
 	}
 	struct trace_bpf *k = c->k;
-	if ((rc = OSP_BPF_SETUP(k, s)))
+	int rc = OSP_BPF_SETUP(k, s);
+	if (rc)
 		goto fail;
+	unsigned layers = c->layers;
 	k->rodata->trace_layers = layers;
+	k->rodata->have_rdonly_cast = (__u32)osp_btf_has_func("bpf_rdonly_cast");
 	k->rodata->op_sync_file = OSP_TOP_FS_SYNC_FILE;
 	k->rodata->op_da_write = OSP_TOP_FS_DA_WRITE;
 	k->rodata->op_pagecache = OSP_TOP_FS_PAGECACHE_ADD;
@@ -168,9 +164,6 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 		rb_bytes = 32u << 20;
 	/* Each CPU wakes the reader after wake_bytes of its own: together they
 	 * leave at most a quarter of the ring waiting between wakeups. */
-	c->ncpu = libbpf_num_possible_cpus();
-	if (c->ncpu <= 0)
-		c->ncpu = 1;
 	size_t wake = rb_bytes / 4 / (size_t)c->ncpu;
 	k->rodata->wake_bytes = wake > 4096 ? wake : 4096;
 	bpf_map__set_max_entries(k->maps.trace_inflight, osp_bpf_thread_slots());
@@ -186,7 +179,7 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 	    {k->progs.blk_done_btf, k->progs.blk_done_raw},
 	};
 	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		osp_bpf_pick(pairs[i][0], pairs[i][1], c->mode);
+		osp_bpf_pick(pairs[i][0], pairs[i][1], m);
 		int want =
 		    i < 2 || (i < 7 ? (layers & OSP_TRACE_L_FS) : (layers & OSP_TRACE_L_BLOCK));
 		if (!want) {
@@ -194,11 +187,48 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
 			bpf_program__set_autoload(pairs[i][1], false);
 		}
 	}
-	if ((rc = trace_bpf__load(k))) {
+	if ((rc = trace_bpf__load(k)) == 0)
+		return 0;
+fail:
+	trace_bpf__destroy(c->k);
+	c->k = NULL;
+	return rc;
+}
+
+int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s, unsigned layers,
+                           size_t rb_bytes)
+{
+	struct osp_trace_capture *c = calloc(1, sizeof(*c));
+	int rc;
+	*out = NULL;
+	if (!c)
+		return -ENOMEM;
+	c->layers = layers;
+	if ((rc = osp_bpf_common_acquire(s)))
+		goto fail;
+	c->acquired = 1;
+	c->ncpu = libbpf_num_possible_cpus();
+	if (c->ncpu <= 0)
+		c->ncpu = 1;
+	/* tp_btf where this kernel loads these programs (not only the probe's
+	 * empty one: a kernel may lack a kfunc or BTF type they use), else the
+	 * raw_tp twins; the mode reaches the metadata at attach. */
+	enum osp_attach_mode m = osp_bpf_tp_mode();
+	rc = load(c, s, rb_bytes, m);
+	if (rc && m == OSP_ATTACH_TP_BTF) {
+		int first = rc;
+		if (!(rc = load(c, s, rb_bytes, OSP_ATTACH_RAW_TP)))
+			fprintf(stderr,
+			        "osprof trace: this kernel refuses the tp_btf trace programs (%s): "
+			        "recording through raw_tp (same records, more per-event cost)\n",
+			        strerror(-first));
+	}
+	if (rc) {
 		fprintf(stderr, "osprof trace: cannot load the trace BPF programs (%s): %s\n",
 		        osp_attach_mode_name(c->mode), strerror(-rc));
 		goto fail;
 	}
+	struct trace_bpf *k = c->k;
 	for (size_t i = 0; i < sizeof(recipes) / sizeof(recipes[0]); i++) {
 		__u32 nr = (__u32)recipes[i].nr;
 		if (nr < OSP_TRACE_NR_SYSCALLS &&

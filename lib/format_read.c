@@ -9,7 +9,7 @@
 #include <osprof/profile.h>
 #include "lib/escape.h"
 
-#define OSP_FORMAT_VERSION 1
+#define OSP_FORMAT_VERSION 2 /* reads 1 and 2 (2 adds parent tables) */
 
 struct reader {
 	const char *name;
@@ -20,6 +20,7 @@ struct reader {
 	struct osp_profile *cur; /* profile being read */
 	int have_stats, have_buckets;
 	uint64_t last_slice;
+	uint64_t version;
 };
 
 static int fail(struct reader *rd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -85,8 +86,50 @@ static int finish_profile(struct reader *rd)
 	if (!rd->have_stats || !rd->have_buckets)
 		return fail(rd, "profile %s:%s lacks a %s line", p->layer, p->op,
 		            rd->have_stats ? "buckets" : "stats");
+	/* the parents of one layer account for some of the calls, not more */
+	for (size_t i = 0; i < p->nparents; i++)
+		if (osp_profile_parent_total(p, p->parents[i].layer) > p->hist.count)
+			return fail(
+			    rd,
+			    "profile %s:%s: parents at layer %.40s count more than its %llu calls",
+			    p->layer, p->op, p->parents[i].layer,
+			    (unsigned long long)p->hist.count);
 	rd->cur = NULL;
 	return 0;
+}
+
+/* "parent COUNT LAYER OP [NAME=VALUE ...]" / "outside COUNT LAYER" (v2). */
+static int read_parent_line(struct reader *rd, char **save, int outside)
+{
+	uint64_t n;
+	if (rd->version < 2)
+		return fail(rd, "parent tables need format version 2");
+	if (!rd->have_buckets)
+		return fail(rd, "parent table before buckets");
+	if (parse_u64(rd, strtok_r(NULL, " ", save), "parent count", &n))
+		return -1;
+	char *layer = strtok_r(NULL, " ", save), *op = outside ? NULL : strtok_r(NULL, " ", save);
+	if (!layer || (!outside && !op))
+		return fail(rd, "%s line needs a layer%s", outside ? "outside" : "parent",
+		            outside ? "" : " and an op");
+	if (osp_unescape(layer) || (op && osp_unescape(op)))
+		return fail(rd, "bad %%-escape in parent name");
+	struct osp_dim dims[OSP_MAX_DIMS];
+	unsigned nd = 0;
+	char *tok;
+	while ((tok = strtok_r(NULL, " ", save))) {
+		char *eq = strchr(tok, '=');
+		if (outside || !eq || nd == OSP_MAX_DIMS)
+			return fail(rd, "bad parent dimension '%.40s'", tok);
+		*eq = '\0';
+		if (osp_unescape(eq + 1))
+			return fail(rd, "bad %%-escape in dimension %.40s", tok);
+		dims[nd++] = (struct osp_dim){tok, eq + 1};
+	}
+	int rc = osp_profile_add_parent(rd->cur, layer, op, dims, nd, n);
+	if (rc == -ENOMEM)
+		return fail(rd, "out of memory");
+	return rc ? fail(rd, "invalid parent (names, dimensions or count)") : 0;
 }
 
 static int need_header(struct reader *rd)
@@ -140,9 +183,11 @@ static int read_line(struct reader *rd, char *line)
 			return fail(rd, "header given twice");
 		if (parse_u64(rd, strtok_r(NULL, " ", &save), "format version", &v))
 			return -1;
-		if (v != OSP_FORMAT_VERSION)
-			return fail(rd, "unsupported format version %llu (this osprof reads %d)",
+		if (v < 1 || v > OSP_FORMAT_VERSION)
+			return fail(rd,
+			            "unsupported format version %llu (this osprof reads 1 to %d)",
 			            (unsigned long long)v, OSP_FORMAT_VERSION);
+		rd->version = v;
 		rd->set = osp_set_new(1);
 		return rd->set ? 0 : fail(rd, "out of memory");
 	}
@@ -188,7 +233,8 @@ static int read_line(struct reader *rd, char *line)
 			            (unsigned long long)n, rd->set->n);
 		return 1;
 	}
-	static const char *const in_profile[] = {"unit", "stats", "buckets", "slice"};
+	static const char *const in_profile[] = {"unit",  "stats",  "buckets",
+	                                         "slice", "parent", "outside"};
 	int known = 0;
 	for (unsigned i = 0; i < sizeof(in_profile) / sizeof(in_profile[0]); i++)
 		known |= !strcmp(kw, in_profile[i]);
@@ -198,6 +244,8 @@ static int read_line(struct reader *rd, char *line)
 	if (!p)
 		return fail(rd, "'%.20s' outside a profile", kw);
 	struct osp_hist *h = &p->hist;
+	if (!strcmp(kw, "parent") || !strcmp(kw, "outside"))
+		return read_parent_line(rd, &save, kw[0] == 'o');
 	if (!strcmp(kw, "unit")) {
 		char *u = strtok_r(NULL, " ", &save);
 		if (!u || osp_unit_parse(u, &p->unit))

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
+#include <osprof/output.h>
 #include <osprof/profile.h>
 #include "lib/escape.h"
 
@@ -14,9 +14,34 @@ static void write_buckets(FILE *f, const uint64_t *b, unsigned n)
 	fputc('\n', f);
 }
 
+/* Measured nesting: "parent COUNT LAYER OP [NAME=VALUE ...]" per enclosing
+ * op, "outside COUNT LAYER" for the calls that ran outside any op of LAYER. */
+static void write_parents(FILE *f, const struct osp_profile *p)
+{
+	for (size_t i = 0; i < p->nparents; i++) {
+		const struct osp_parent *e = &p->parents[i];
+		fprintf(f, "%s %llu ", e->op ? "parent" : "outside", (unsigned long long)e->count);
+		osp_escape_write(f, e->layer);
+		if (e->op) {
+			fputc(' ', f);
+			osp_escape_write(f, e->op);
+		}
+		for (unsigned d = 0; d < e->ndims; d++) {
+			fprintf(f, " %s=", e->dims[d].name);
+			osp_escape_write(f, e->dims[d].value);
+		}
+		fputc('\n', f);
+	}
+}
+
 int osp_set_write(const struct osp_set *s, FILE *f)
 {
-	fprintf(f, "osprof-profile-set 1\n");
+	/* Version 2 only adds parent tables: a set without them is written as
+	 * version 1, readable by every osprof. */
+	int v2 = 0;
+	for (size_t i = 0; i < s->n && !v2; i++)
+		v2 = s->profiles[i]->nparents > 0;
+	fprintf(f, "osprof-profile-set %d\n", v2 ? 2 : 1);
 	fprintf(f, "r %u\n", s->r);
 	fprintf(f, "slice_ns %llu\n", (unsigned long long)s->slice_ns);
 	for (size_t i = 0; i < s->nmeta; i++) {
@@ -49,6 +74,7 @@ int osp_set_write(const struct osp_set *s, FILE *f)
 			fprintf(f, "slice %llu", (unsigned long long)p->slices[j].index);
 			write_buckets(f, p->slices[j].buckets, h->nbuckets);
 		}
+		write_parents(f, p);
 	}
 	fprintf(f, "end %zu\n", s->n);
 	return ferror(f) ? -EIO : 0;
@@ -56,26 +82,14 @@ int osp_set_write(const struct osp_set *s, FILE *f)
 
 int osp_set_save(const struct osp_set *s, const char *path, char *err, size_t errlen)
 {
-	/* Write to a temporary name and rename, so an interrupted save never
-	 * leaves a half-written profile where a good one was. */
-	char tmp[4096];
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", path) >= (int)sizeof(tmp)) {
-		snprintf(err, errlen, "%s: path too long", path);
-		return -ENAMETOOLONG;
-	}
-	FILE *f = fopen(tmp, "w");
-	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	int rc = osp_set_write(s, f);
-	if (fclose(f) && !rc)
-		rc = -errno;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
-	if (rc) {
+	struct osp_output o;
+	int rc = osp_output_open(&o, path, err, errlen);
+	if (rc < 0)
+		return rc;
+	if ((rc = osp_set_write(s, o.f)) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
-		unlink(tmp);
+		osp_output_abort(&o);
+		return rc;
 	}
-	return rc;
+	return osp_output_commit(&o, err, errlen);
 }

@@ -227,16 +227,10 @@ int osp_instrument_flush(const char *path)
 		return -ENOMEM;
 	int e = 0;
 	if (path) {
-		FILE *f = fopen(path, "we");
-		if (!f) {
-			e = -errno;
-		} else {
-			e = osp_set_write(s, f);
-			if (fclose(f) && !e)
-				e = -errno;
-		}
+		char err[512];
+		e = osp_set_save(s, path, err, sizeof(err));
 		if (e)
-			fprintf(stderr, "osprof: cannot write %s: %s\n", path, strerror(-e));
+			fprintf(stderr, "osprof: cannot write %s\n", err);
 	} else {
 		e = osp_set_write(s, stderr);
 		fflush(stderr);

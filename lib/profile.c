@@ -45,6 +45,7 @@ static void profile_free(struct osp_profile *p)
 	for (size_t i = 0; i < p->nslices; i++)
 		free(p->slices[i].buckets);
 	free(p->slices);
+	osp_profile_parents_free(p);
 	osp_hist_free(&p->hist);
 	free(p);
 }
@@ -364,6 +365,12 @@ int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, siz
 				goto nomem;
 			for (unsigned k = 0; k < dp->hist.nbuckets; k++)
 				b[k] += sp->slices[j].buckets[k];
+		}
+		for (size_t j = 0; j < sp->nparents; j++) {
+			const struct osp_parent *e = &sp->parents[j];
+			if (osp_profile_add_parent(dp, e->layer, e->op, e->dims, e->ndims,
+			                           e->count))
+				goto nomem;
 		}
 	}
 	return 0;

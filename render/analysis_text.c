@@ -28,8 +28,10 @@ static int peaks_get(const struct osp_profile *p, const struct osp_preempt_view 
 		return -1;
 	}
 	out->n = osp_find_peaks(&p->hist, NULL, out->pk, max);
-	if (pv && p->unit == OSP_UNIT_NS)
+	if (pv && p->unit == OSP_UNIT_NS) {
 		osp_preempt_peaks(&p->hist, out->pk, out->n, pv->quantum_ns, pv->nprocs, out->pre);
+		osp_preempt_evidence(pv->set, p, out->pk, out->n, out->pre);
+	}
 	return 0;
 }
 
@@ -57,6 +59,40 @@ static void value_text(char *buf, size_t len, double v, enum osp_unit u)
 		osp_format_ns((uint64_t)v, buf, (unsigned)len);
 	else
 		snprintf(buf, len, "%.0f", v);
+}
+
+/* The preemption verdict of one peak: measured where the set has the
+ * evidence, else only what the model allows ("could be", never "is"). */
+static void preempt_note(FILE *out, const struct osp_preempt_peak *r, const char *sep)
+{
+	double pr = r->predicted;
+	switch (r->evidence) {
+	case OSP_PREEMPT_EV_SPLIT:
+		if (!r->measured && pr < 0.5)
+			return;
+		fprintf(out,
+		        "%s%" PRIu64 " of %" PRIu64 " calls preempted in flight (measured, "
+		        "--split preempt): %s",
+		        sep, r->measured, r->calls,
+		        r->explained ? "explained by preemption" : "not explained by preemption");
+		return;
+	case OSP_PREEMPT_EV_OFFCPU:
+		if (!r->measured && pr < 0.5)
+			return;
+		fprintf(out,
+		        "%spreemption predicts %.0f, %" PRIu64 " preempted switch-outs of this "
+		        "length (measured, sched:offcpu): %s",
+		        sep, pr, r->measured,
+		        r->explained ? "explained by preemption" : "not explained by preemption");
+		return;
+	case OSP_PREEMPT_EV_MODEL:
+		break;
+	}
+	if (pr < 0.5)
+		return;
+	fprintf(out, "%spreemption predicts %.0f (%.0f-%.0f)%s", sep, pr,
+	        pr * (1 - OSP_PREEMPT_PRECISION), pr * (1 + OSP_PREEMPT_PRECISION),
+	        r->model_fits ? ": could be explained by preemption (model)" : "");
 }
 
 void osp_print_peaks(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
@@ -120,20 +156,22 @@ void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct o
 		}
 		fprintf(out, "  %4u %-9s %-23s %10" PRIu64 " %11s %6.1f %6.1f", i + 1, bk, rng,
 		        k->count, mean, k->share_ops * 100, k->share_lat * 100);
-		const char *names[MAX_MATCH];
-		unsigned nm =
-		    p->unit == OSP_UNIT_NS ? osp_annotate_peak(calib, k, names, MAX_MATCH) : 0;
+		struct osp_peak_label lb[MAX_MATCH];
+		unsigned nm = osp_label_peak(calib, p, k, lb, MAX_MATCH);
 		for (unsigned j = 0; j < nm; j++)
-			fprintf(out, "%s~ %s", j ? ", " : "  ", names[j]);
-		if (pv && p->unit == OSP_UNIT_NS && ps.pre[i].predicted >= 0.5) {
-			double pr = ps.pre[i].predicted;
-			fprintf(out, "%spreemption predicts %.0f (%.0f-%.0f)%s", nm ? "; " : " ",
-			        pr, pr * (1 - OSP_PREEMPT_PRECISION),
-			        pr * (1 + OSP_PREEMPT_PRECISION),
-			        ps.pre[i].explained ? ": explained by preemption" : "");
-		}
+			fprintf(out, "%s%s%s", j ? ", " : "  consistent with ", lb[j].label,
+			        lb[j].fs_unknown ? " (fs unknown)" : "");
+		if (pv && p->unit == OSP_UNIT_NS)
+			preempt_note(out, &ps.pre[i], nm ? "; " : " ");
 		fputc('\n', out);
 	}
+	uint64_t in = 0;
+	for (unsigned i = 0; i < ps.n; i++)
+		in += ps.pk[i].count;
+	if (in < h->count)
+		fprintf(out,
+		        "  %4s %" PRIu64 " calls in hills of < %d calls between empty buckets\n",
+		        "-", h->count - in, OSP_PEAK_MIN_COUNT);
 	peaks_free(&ps);
 }
 
@@ -153,6 +191,11 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 		        ",\"nprocs\":%u,\"source\":\"%s\",\"predicted_total\":%.2f}",
 		        pv->quantum_ns, pv->nprocs, pv->source,
 		        osp_preempt_total(&p->hist, pv->quantum_ns, pv->nprocs));
+	uint64_t in = 0;
+	for (unsigned i = 0; i < ps.n; i++)
+		in += ps.pk[i].count;
+	/* Calls in outlier hills, which belong to no peak. */
+	fprintf(out, ",\"outliers\":%" PRIu64, p->hist.count - in);
 	fputs(",\"peaks\":[", out);
 	for (unsigned i = 0; i < ps.n; i++) {
 		const struct osp_peak *k = &ps.pk[i];
@@ -162,19 +205,46 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
 		        ",\"mean_ns\":%.0f,\"share_ops\":%.6f,\"share_lat\":%.6f",
 		        i ? "," : "", i + 1, (int)k->first - 1, (int)k->last - 1, k->lo_ns,
 		        k->hi_ns, k->count, k->mean_ns, k->share_ops, k->share_lat);
-		const char *names[MAX_MATCH];
-		unsigned nm =
-		    p->unit == OSP_UNIT_NS ? osp_annotate_peak(calib, k, names, MAX_MATCH) : 0;
+		struct osp_peak_label lb[MAX_MATCH];
+		unsigned nm = osp_label_peak(calib, p, k, lb, MAX_MATCH);
 		fputs(",\"matches\":[", out);
 		for (unsigned j = 0; j < nm; j++) {
 			fputs(j ? ",\"" : "\"", out);
-			osp_json_string(out, names[j]);
+			osp_json_string(out, lb[j].label);
 			fputc('"', out);
 		}
+		/* Each label with the calibration item and the evidence. */
+		fputs("],\"labels\":[", out);
+		for (unsigned j = 0; j < nm; j++) {
+			fprintf(out, "%s{\"label\":\"", j ? "," : "");
+			osp_json_string(out, lb[j].label);
+			fprintf(out,
+			        "\",\"wording\":\"consistent with\",\"fs_unknown\":%s,"
+			        "\"calibration_item\":\"%s\","
+			        "\"calib_ns\":%.0f,\"calib_lo_ns\":%.0f,\"calib_hi_ns\":%.0f,"
+			        "\"evidence\":\"",
+			        lb[j].fs_unknown ? "true" : "false", lb[j].item, lb[j].calib_ns,
+			        lb[j].calib_lo_ns, lb[j].calib_hi_ns);
+			osp_json_string(out, lb[j].evidence);
+			fputs("\"}", out);
+		}
 		fputc(']', out);
-		if (pv && p->unit == OSP_UNIT_NS)
-			fprintf(out, ",\"preempt_predicted\":%.2f,\"preempt_explained\":%s",
-			        ps.pre[i].predicted, ps.pre[i].explained ? "true" : "false");
+		if (pv && p->unit == OSP_UNIT_NS) {
+			static const char *const ev[] = {"model", "split", "offcpu"};
+			const struct osp_preempt_peak *r = &ps.pre[i];
+			fprintf(out,
+			        ",\"preempt_predicted\":%.2f,\"preempt_model_fits\":%s"
+			        ",\"preempt_evidence\":\"%s\"",
+			        r->predicted, r->model_fits ? "true" : "false", ev[r->evidence]);
+			/* explained is a measured verdict: null without measurement. */
+			if (r->evidence == OSP_PREEMPT_EV_MODEL)
+				fputs(",\"preempt_explained\":null", out);
+			else
+				fprintf(out,
+				        ",\"preempt_measured\":%" PRIu64
+				        ",\"preempt_calls\":%" PRIu64 ",\"preempt_explained\":%s",
+				        r->measured, r->calls, r->explained ? "true" : "false");
+		}
 		fputc('}', out);
 	}
 	fputs("]}\n", out);

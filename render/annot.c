@@ -1,6 +1,6 @@
 /* Analysis annotations for the views, from the analysis library
  * (include/osprof/analysis.h): peaks (osp_find_peaks), characteristic
- * times of this machine's calibration (osp_annotate_peak), and the ranked
+ * times of this machine's calibration (osp_label_peak: layer and op must fit), and the ranked
  * differences between two sets (osp_diff_sets). The views only see the
  * osp_vm_* types, so the analysis API is used here and nowhere else. */
 #include <stdlib.h>
@@ -28,19 +28,6 @@ void osp_vm_set_calibration(const struct osp_set *c)
 	calib_loaded = 1;
 }
 
-/* Calibration time of the op labelled `name`, 0 if none. */
-static double calib_time_of(const struct osp_set *c, const char *name)
-{
-	for (size_t i = 0; i < c->n; i++) {
-		const struct osp_profile *p = c->profiles[i];
-		const char *l = osp_calib_label(p->op);
-		if (!strcmp(p->layer, OSP_CALIB_LAYER) &&
-		    (!strcmp(p->op, name) || (l && !strcmp(l, name))))
-			return osp_calib_time(p);
-	}
-	return 0;
-}
-
 static unsigned find(const struct osp_hist *h, struct osp_peak *pk, unsigned max)
 {
 	unsigned n = osp_find_peaks(h, NULL, pk, max);
@@ -50,7 +37,6 @@ static unsigned find(const struct osp_hist *h, struct osp_peak *pk, unsigned max
 unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigned max)
 {
 	struct osp_peak pk[OSP_VM_MAX_PEAKS];
-	const struct osp_set *c = calibration();
 	if (max > OSP_VM_MAX_PEAKS)
 		max = OSP_VM_MAX_PEAKS;
 	unsigned n = find(h, pk, max);
@@ -64,11 +50,8 @@ unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigne
 		o->mean = pk[k].mean_ns;
 		o->share_ops = pk[k].share_ops;
 		o->share_lat = pk[k].share_lat;
-		const char *names[2];
-		unsigned nn = c ? osp_annotate_peak(c, &pk[k], names, 2) : 0;
-		for (unsigned i = 0; i < nn; i++)
-			snprintf(o->note + strlen(o->note), sizeof(o->note) - strlen(o->note),
-			         "%s~%s", i ? ", " : "", names[i]);
+		/* No label here: a label needs the profile's layer and op
+		 * (osp_label_peak), which only osp_vm_notes has. */
 	}
 	return n;
 }
@@ -84,17 +67,16 @@ unsigned osp_vm_notes(const struct osp_set *s, const struct osp_profile *p, stru
 	unsigned n = find(&p->hist, pk, OSP_VM_MAX_PEAKS), nn = 0;
 	/* One line per characteristic time that explains a peak, no repeats. */
 	for (unsigned k = 0; k < n; k++) {
-		const char *names[2];
-		unsigned m = osp_annotate_peak(c, &pk[k], names, 2);
+		struct osp_peak_label lb[2];
+		unsigned m = osp_label_peak(c, p, &pk[k], lb, 2);
 		for (unsigned i = 0; i < m && nn < max; i++) {
 			int dup = 0;
 			for (unsigned j = 0; j < nn; j++)
-				dup |= !strcmp(out[j].label, names[i]);
-			double t = calib_time_of(c, names[i]);
-			if (dup || t <= 0)
+				dup |= !strcmp(out[j].label, lb[i].label);
+			if (dup || lb[i].calib_ns <= 0)
 				continue;
-			out[nn].value = t;
-			snprintf(out[nn].label, sizeof(out[nn].label), "%s", names[i]);
+			out[nn].value = lb[i].calib_ns;
+			snprintf(out[nn].label, sizeof(out[nn].label), "%s", lb[i].label);
 			nn++;
 		}
 	}

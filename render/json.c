@@ -38,10 +38,13 @@ static void json_buckets(FILE *out, const struct osp_hist *h, const uint64_t *b)
 	for (unsigned i = 0; i < h->nbuckets; i++) {
 		if (!b[i])
 			continue;
+		/* index: the file's bucket index; b: the bucket number that
+		 * `osprof peaks` prints and `--peaks` takes (index - 1). */
 		fprintf(out,
-		        "%s{\"index\":%u,\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
+		        "%s{\"index\":%u,\"b\":%d,\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
 		        ",\"count\":%" PRIu64 "}",
-		        first ? "" : ",", i, osp_bucket_lo(i, h->r), osp_bucket_hi(i, h->r), b[i]);
+		        first ? "" : ",", i, (int)i - 1, osp_bucket_lo(i, h->r),
+		        osp_bucket_hi(i, h->r), b[i]);
 		first = 0;
 	}
 	fputc(']', out);

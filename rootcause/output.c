@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/osprof.h>
+#include <osprof/output.h>
 #include <osprof/render.h>
 #include "rootcause/peaks.h"
 
@@ -251,9 +252,12 @@ static void addr_of(const struct rc_search *s, uint64_t rt, const char **path, u
 
 int rc_state_save(const char *path, const struct rc_search *s, const struct rc_info *in)
 {
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return -errno;
+	struct osp_output out;
+	char err[512];
+	int rc = osp_output_open(&out, path, err, sizeof(err));
+	if (rc < 0)
+		return rc;
+	FILE *f = out.f;
 	fprintf(f, "osprof-rootcause-state 1\nf0\t%s\npeak\t%d\t%d\nhist", in->f0, in->blo,
 	        in->bhi);
 	for (int i = 0; i < RC_HBUCKETS; i++)
@@ -274,10 +278,11 @@ int rc_state_save(const char *path, const struct rc_search *s, const struct rc_i
 		        n->pre_votes, n->irq_votes, n->rounds, n->lat_sum, n->lat_n, n->irqn,
 		        n->self_cause, sp, sv, cp, cv, n->where[0] ? n->where : "-", n->name);
 	}
-	int rc = ferror(f) ? -EIO : 0;
-	if (fclose(f))
-		rc = -errno;
-	return rc;
+	if (ferror(f)) {
+		osp_output_abort(&out);
+		return -EIO;
+	}
+	return osp_output_commit(&out, err, sizeof(err));
 }
 
 static int bad(const char *path, int line, const char *what)

@@ -10,6 +10,8 @@
 #   same variant, any labelled op   -> same     (unchanged repeats)
 #   base vs changed, the changed ops -> differs
 #   base vs changed, the fstat ops   -> same     (workload unchanged)
+# Then, as root, the real-workload part: scripts/capture-real-corpus.sh
+# into OUTDIR/real.
 # Usage: scripts/capture-corpus.sh [OUTDIR] [REPEATS] [SCRATCH_DIR]
 # Needs build/tests/progs/corpus_workload (make). SCRATCH_DIR must be on a real
 # disk (O_DIRECT, page-cache drops): default /var/tmp.
@@ -73,3 +75,10 @@ for s in $SCENARIOS; do
 	done >>"$labels"
 done
 echo "capture-corpus: $(ls "$OUT"/*.osp | wc -l) profile sets, $(grep -vc '^#' "$labels") labelled pairs in $OUT"
+# The real-workload part (postmark, tar, find, grep, dd, the demo, and
+# controlled changes on loop-device ext4/xfs): root and BTF only.
+if [ "$LAYERS" = user,syscall ]; then
+	"$ROOT/scripts/capture-real-corpus.sh" "$OUT/real"
+else
+	echo "capture-corpus: real-workload part skipped (needs root and BTF)"
+fi

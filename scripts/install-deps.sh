@@ -15,6 +15,7 @@ PKGS=(
   libclang-rt-14-dev gzip uthash-dev hyperfine
   xxd libxml2-utils time
   help2man man-db bash-completion zsh debhelper dpkg-dev fakeroot jq
+  qemu-system-x86 busybox-static cpio kmod xz-utils
 )
 missing=()
 for p in "${PKGS[@]}"; do

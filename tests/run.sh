@@ -45,6 +45,27 @@ if [ "$UNIT_ONLY" -eq 0 ]; then
 		start=$(date +%s)
 		if bash "$t" >"$log" 2>&1; then rc=0; else rc=$?; fi
 		secs=$(($(date +%s) - start))
+		# A script that runs a batch elsewhere (the VM phase) reports each
+		# test as "subtest ok|not ok|skip NAME ...": counted one by one.
+		if grep -q '^subtest \(ok\|not ok\|skip\) ' "$log"; then
+			sp=$(grep -c '^subtest ok ' "$log")
+			sf=$(grep -c '^subtest not ok ' "$log")
+			ss=$(grep -c '^subtest skip ' "$log")
+			sed -n "s|^subtest \(ok\|not ok\|skip\) |\1 $name/|p; /^    /p" "$log"
+			pass=$((pass + sp))
+			skipn=$((skipn + ss))
+			failn=$((failn + sf))
+			if [ "$sf" -gt 0 ]; then
+				failed+=("$name")
+			elif [ "$rc" -ne 0 ]; then
+				failn=$((failn + 1))
+				failed+=("$name")
+				echo "not ok $name (${secs}s)"
+				tail -n 30 "$log" | sed 's/^/    /'
+			fi
+			echo "$name: ${secs}s"
+			continue
+		fi
 		if [ "$rc" -eq 0 ]; then
 			pass=$((pass + 1))
 			echo "ok $name (${secs}s)"

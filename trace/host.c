@@ -71,13 +71,13 @@ static void clean(char *s)
 size_t ospt_host_format(const struct osp_trace_host *h0, char *buf, size_t len)
 {
 	struct osp_trace_host h = *h0;
-	clean(h.hostname), clean(h.kernel), clean(h.disks), clean(h.target);
+	clean(h.hostname), clean(h.kernel), clean(h.disks), clean(h.target), clean(h.attach);
 	int n = snprintf(buf, len,
 	                 "version=%d\nhostname=%s\nkernel=%s\ncpus=%u\nmem_bytes=%" PRIu64
 	                 "\ndisks=%s\nstart_wall_ns=%" PRIu64 "\nstart_mono_ns=%" PRIu64
-	                 "\ntarget=%s\nseq=%u\n",
+	                 "\ntarget=%s\nseq=%u\nattach=%s\n",
 	                 OSP_TRACE_VERSION, h.hostname, h.kernel, h.cpus, h.mem_bytes, h.disks,
-	                 h.start_wall_ns, h.start_mono_ns, h.target, h.seq);
+	                 h.start_wall_ns, h.start_mono_ns, h.target, h.seq, h.attach);
 	return n < 0 ? 0 : (size_t)n >= len ? len - 1 : (size_t)n;
 }
 
@@ -112,6 +112,8 @@ int ospt_host_parse(const char *text, size_t len, struct osp_trace_host *h)
 			copy_field(h->disks, sizeof(h->disks), v, vl);
 		else if (KEY("target"))
 			copy_field(h->target, sizeof(h->target), v, vl);
+		else if (KEY("attach"))
+			copy_field(h->attach, sizeof(h->attach), v, vl);
 		else if (KEY("cpus"))
 			h->cpus = (unsigned)strtoul(num, NULL, 10);
 		else if (KEY("mem_bytes"))

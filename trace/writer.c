@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +26,7 @@ struct seg_file {
 struct osp_trace_writer {
 	struct osp_trace_writer_opts o;
 	char *dir, *archive, *target;
+	char attach[160];
 	struct osp_trace_codec codec;
 	uint8_t *raw;
 	size_t raw_len, raw_cap;
@@ -113,14 +115,16 @@ static int move_file(const char *src, const char *dstdir)
 	char dst[4096];
 	if (snprintf(dst, sizeof(dst), "%s/%s", dstdir, base) >= (int)sizeof(dst))
 		return -ENAMETOOLONG;
-	if (rename(src, dst) == 0)
+	/* Never over something already there (a planted symlink included):
+	 * renameat2 with RENAME_NOREPLACE, and O_EXCL for the copy. */
+	if (renameat2(AT_FDCWD, src, AT_FDCWD, dst, RENAME_NOREPLACE) == 0)
 		return 0;
 	if (errno != EXDEV)
 		return -errno;
-	int in = open(src, O_RDONLY | O_CLOEXEC), out = -1, rc = 0;
+	int in = open(src, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), out = -1, rc = 0;
 	if (in < 0)
 		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (out < 0) {
 		rc = -errno;
 		close(in);
@@ -134,6 +138,8 @@ static int move_file(const char *src, const char *dstdir)
 	if (k < 0)
 		rc = -errno;
 	close(in);
+	if (!rc && fsync(out) < 0)
+		rc = -errno;
 	if (close(out) < 0 && !rc)
 		rc = -errno;
 	if (rc) {
@@ -187,6 +193,7 @@ static int open_segment(struct osp_trace_writer *w)
 	osp_trace_host_probe(&h);
 	h.seq = ++w->seq;
 	snprintf(h.target, sizeof(h.target), "%s", w->target ? w->target : "");
+	snprintf(h.attach, sizeof(h.attach), "%s", w->attach);
 	time_t t = (time_t)(h.start_wall_ns / 1000000000ull);
 	struct tm tm;
 	gmtime_r(&t, &tm);
@@ -196,7 +203,7 @@ static int open_segment(struct osp_trace_writer *w)
 	for (int tries = 0; tries < 100 && fd < 0; tries++) {
 		snprintf(path, sizeof(path), "%s/trace-%s.%03u-%06u" OSP_TRACE_EXT, w->dir, stamp,
 		         (unsigned)(h.start_wall_ns / 1000000 % 1000), w->seq);
-		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 		if (fd < 0 && errno != EEXIST)
 			break;
 		if (fd < 0)
@@ -484,6 +491,11 @@ int osp_trace_writer_rotate(struct osp_trace_writer *w)
 void osp_trace_writer_get_stats(const struct osp_trace_writer *w, struct osp_trace_writer_stats *st)
 {
 	*st = w->st;
+}
+
+void osp_trace_writer_set_attach(struct osp_trace_writer *w, const char *modes)
+{
+	snprintf(w->attach, sizeof(w->attach), "%s", modes ? modes : "");
 }
 
 int osp_trace_writer_close(struct osp_trace_writer *w, struct osp_trace_writer_stats *st)

@@ -7,14 +7,18 @@
 #include "vmlinux.h"
 #include "osp_common.bpf.h"
 #include "kl_types.h"
+#define OSP_NEST_FS_STACKS
+#include "nest.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 struct rq_state {
 	__u64 insert_ns; /* 0: issued without an insert */
 	__u64 issue_ns;
-	__u32 dev;  /* major << 20 | minor, read once at issue */
-	__u32 type; /* KL_BLK_* */
+	__u32 dev;    /* major << 20 | minor, read once at issue */
+	__u32 type;   /* KL_BLK_* */
+	__u32 parent; /* osp_nest_code() of the task that inserted or issued it */
+	__u32 pad;
 };
 
 /* LRU: a request whose completion was missed (attached mid-flight, or a
@@ -60,15 +64,21 @@ static __always_inline void rq_add(const struct rq_state *st, __u32 what, __u64 
 {
 	struct osp_hkey k = {.op = what, .slice = osp_slice(now), .aux = st->type};
 	k.dim[0] = st->dev;
-	osp_hist_add(&blk_hist, &k, v);
+	if (!osp_hist_add(&blk_hist, &k, v))
+		osp_nest_count(&blk_hist, &k, st->parent);
 }
 
 static __always_inline int blk_insert(void *ctx, struct request *rq)
 {
-	__u64 key = (__u64)rq;
-	if (!osp_target() && !bpf_map_lookup_elem(&blk_rqs, &key))
+	__u64 key = (__u64)rq, id = bpf_get_current_pid_tgid();
+	int target = osp_target_pid(id);
+	struct rq_state *old = bpf_map_lookup_elem(&blk_rqs, &key);
+	if (!target && !old)
 		return 0;
-	struct rq_state st = {.insert_ns = bpf_ktime_get_ns()};
+	/* The parent is the inserting task's, unless that is not a target (a
+	 * requeued request inserted again by kblockd keeps its issuer's). */
+	struct rq_state st = {.insert_ns = bpf_ktime_get_ns(),
+	                      .parent = target || !old ? osp_nest_code((__u32)id) : old->parent};
 	if (bpf_map_update_elem(&blk_rqs, &key, &st, BPF_ANY))
 		osp_stat_inc(OSP_STAT_LOST);
 	return 0;
@@ -96,9 +106,10 @@ static __always_inline int blk_issue(void *ctx, struct request *rq)
 		rq_describe(rq, st);
 		rq_add(st, KL_BLK_QUEUE, now, now - st->insert_ns);
 	} else {
-		if (!osp_target())
+		__u64 id = bpf_get_current_pid_tgid();
+		if (!osp_target_pid(id))
 			return 0;
-		struct rq_state nst = {.issue_ns = now};
+		struct rq_state nst = {.issue_ns = now, .parent = osp_nest_code((__u32)id)};
 		rq_describe(rq, &nst);
 		if (bpf_map_update_elem(&blk_rqs, &key, &nst, BPF_ANY)) {
 			osp_stat_inc(OSP_STAT_LOST);

@@ -5,12 +5,23 @@
 #include "vmlinux.h"
 #include "osp_common.bpf.h"
 #include "kl.bpf.h"
+#include "nest.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
 KL_PAIR_SLOTS(fs_stacks);
 OSP_HIST_MAP(fs_hist, OSP_HIST_ENTRIES);
 OSP_FAST_MAPS(fs_fast, fs_minmax);
+
+/* Plain profiles' parent tables: calls of pair p inside system call nr at
+ * p * OSP_NEST_SYS_SLOTS + nr + 1, outside any at p * OSP_NEST_SYS_SLOTS
+ * (sized by user space; one entry when nesting is not measured). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, 1);
+} fs_nest SEC(".maps");
 
 /* Plain profiles go to fs_fast, the rest (--by, -i, --split) to fs_hist.
  * The hottest pairs (ext4_es_lookup_extent) fire millions of times a second
@@ -36,10 +47,19 @@ static __always_inline int pair_event(__u64 cookie)
 	__u32 seq;
 	if (kl_stack_pop(t, pair, &t0, &seq))
 		return 0;
-	if (osp_plain())
+	if (osp_plain()) {
 		osp_fast_add(&fs_fast, &fs_minmax, pair, now - t0);
-	else
-		kl_record(&fs_hist, pair, id, seq, now, now - t0);
+		if (osp_cfg.nest & OSP_NEST_SYS) {
+			__u32 idx = pair * OSP_NEST_SYS_SLOTS + osp_nest_sys(tid);
+			__u64 *c = bpf_map_lookup_elem(&fs_nest, &idx);
+			if (c)
+				*c += 1; /* per-CPU, one writer: see osp_fast_add */
+		}
+	} else {
+		struct osp_hkey hk;
+		if (!kl_record_key(&fs_hist, pair, id, seq, now, now - t0, &hk))
+			osp_nest_count(&fs_hist, &hk, osp_nest_sys(tid) | OSP_NEST_NONE << 16);
+	}
 	return 0;
 }
 

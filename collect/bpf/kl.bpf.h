@@ -61,15 +61,23 @@ static __always_inline int kl_stack_pop(struct kl_tstack *t, __u32 id, __u64 *t0
 }
 
 /* Adds duration d of pair id, started when the thread's preemption count was
- * seq, to `hist` with the --by dims and slice of the end time `now`. */
+ * seq, to `hist` with the --by dims and slice of the end time `now`; the key
+ * used goes to *hk. 0, or -1 when the map was full. */
+static __always_inline int kl_record_key(void *hist, __u32 id, __u64 pid_tgid, __u32 seq, __u64 now,
+                                         __u64 d, struct osp_hkey *hk)
+{
+	*hk = (struct osp_hkey){.op = id, .slice = osp_slice(now)};
+	kl_by_current(hk, pid_tgid);
+	if (osp_cfg.split_preempt && osp_preempt_seq((__u32)pid_tgid) != seq)
+		hk->flags = OSP_HK_PREEMPTED;
+	return osp_hist_add(hist, hk, d);
+}
+
 static __always_inline void kl_record(void *hist, __u32 id, __u64 pid_tgid, __u32 seq, __u64 now,
                                       __u64 d)
 {
-	struct osp_hkey hk = {.op = id, .slice = osp_slice(now)};
-	kl_by_current(&hk, pid_tgid);
-	if (osp_cfg.split_preempt && osp_preempt_seq((__u32)pid_tgid) != seq)
-		hk.flags = OSP_HK_PREEMPTED;
-	osp_hist_add(hist, &hk, d);
+	struct osp_hkey hk;
+	kl_record_key(hist, id, pid_tgid, seq, now, d, &hk);
 }
 
 /* The stack of open starts of thread tid in an array of KL_PAIR_SLOTS (slot

@@ -5,6 +5,8 @@
 #include "vmlinux.h"
 #include "osp_common.bpf.h"
 #include "kl.bpf.h"
+#define OSP_NEST_FS_STACKS
+#include "nest.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -12,8 +14,8 @@ struct wait {
 	__u64 ts; /* 0: no contention in flight */
 	__u32 flags;
 	__s32 stack_id;
-	__u32 tid; /* owner of the slot */
-	__u32 pad;
+	__u32 tid;    /* owner of the slot */
+	__u32 parent; /* osp_nest_code() at the first begin */
 };
 
 /* The contention in flight per thread, slot tid & tid_mask (inlined lookups;
@@ -48,6 +50,7 @@ static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
 	w->tid = tid;
 	w->flags = flags;
 	w->stack_id = -1;
+	w->parent = osp_nest_code(tid);
 	if (osp_cfg.by == KL_BY_CALLER) {
 		w->stack_id = bpf_get_stackid(ctx, &lock_stacks, 0);
 		if (w->stack_id < 0)
@@ -89,7 +92,8 @@ static __always_inline int lock_end(void *ctx, void *lock, int ret)
 		kl_by_current(&k, id);
 	__u64 delta = now - w->ts;
 	w->ts = 0;
-	osp_hist_add(&lock_hist, &k, delta);
+	if (!osp_hist_add(&lock_hist, &k, delta))
+		osp_nest_count(&lock_hist, &k, w->parent);
 	return 0;
 }
 

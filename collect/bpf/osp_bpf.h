@@ -21,11 +21,11 @@ enum osp_filter_mode {
 /* Configuration every object carries in .rodata as `osp_cfg`; set by
  * osp_bpf_cfg_fill() before load, so the verifier prunes unused branches. */
 struct osp_bpf_cfg {
-	__u32 filter;   /* enum osp_filter_mode */
-	__u32 r;        /* resolution: 1, 2, 4, 8 or 16 */
-	__u32 pid_mask; /* osp_follow has pid_mask + 1 slots */
-	__u32 tid_mask; /* per-thread state arrays have tid_mask + 1 slots */
-	__u32 pad;
+	__u32 filter;        /* enum osp_filter_mode */
+	__u32 r;             /* resolution: 1, 2, 4, 8 or 16 */
+	__u32 pid_mask;      /* osp_follow has pid_mask + 1 slots */
+	__u32 tid_mask;      /* per-thread state arrays have tid_mask + 1 slots */
+	__u32 nest;          /* OSP_NEST_SYS | OSP_NEST_FS: parents measured (nest.bpf.h) */
 	__u32 self_tgid;     /* osprof's own process, never profiled */
 	__u64 start_ns;      /* bpf_ktime_get_ns() origin of slice indices */
 	__u64 slice_ns;      /* 0: no time slices */
@@ -48,6 +48,16 @@ struct osp_hkey {
 	__u64 dim[2]; /* layer-defined dimensions (pid, dev, fs id, ...) */
 };
 #define OSP_HK_PREEMPTED 1u /* the operation was involuntarily preempted */
+
+/* Measured nesting (collect/bpf/nest.bpf.h, docs/bpf-infra.md): an entry with
+ * bucket OSP_BKT_PARENT counts the calls of (op, flags, aux, dim) that ran
+ * inside the parent coded in `slice`: low 16 bits the system call in flight
+ * (nr + 1; 0 = none), high 16 bits the fs pair in flight (pair + 1; 0 =
+ * none); OSP_NEST_NONE where that layer is not measured. */
+#define OSP_BKT_PARENT 0xfffeu
+#define OSP_NEST_NONE  0xffffu
+#define OSP_NEST_SYS   1u /* osp_cfg.nest: the syscall layer's in-flight calls are shared */
+#define OSP_NEST_FS    2u /* osp_cfg.nest: the fs layer's open starts are shared */
 
 struct osp_hval {
 	__u64 count; /* samples in the bucket */

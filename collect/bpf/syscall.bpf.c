@@ -107,9 +107,7 @@ static __always_inline void on_enter(struct pt_regs *regs, long id)
 	__u64 pid_tgid = bpf_get_current_pid_tgid();
 	if (!osp_target_pid(pid_tgid))
 		return;
-	/* exit and exit_group never return: no sys_exit would clear the slot. */
-	if ((__u64)id >= OSP_SYS_MAX ||
-	    (sys_opts.flags[id & (OSP_SYS_MAX - 1)] & OSP_SYSF_NORETURN))
+	if ((__u64)id >= OSP_SYS_MAX)
 		return;
 	__u32 slot = (__u32)pid_tgid & osp_cfg.tid_mask;
 	struct osp_sys_inflight *e = bpf_map_lookup_elem(&sys_inflight, &slot);
@@ -117,6 +115,13 @@ static __always_inline void on_enter(struct pt_regs *regs, long id)
 		return;
 	e->tid = (__u32)pid_tgid;
 	e->nr = (__u32)id;
+	/* exit and exit_group never return: not timed, but in flight until the
+	 * thread is gone, so the fs events of its teardown have this parent
+	 * (the other layers read this slot: collect/bpf/nest.bpf.h). */
+	if (sys_opts.flags[id & (OSP_SYS_MAX - 1)] & OSP_SYSF_NORETURN) {
+		e->start = OSP_SYS_SKIP;
+		return;
+	}
 	if (!fast())
 		slow_enter(e, regs, (__u32)id, pid_tgid);
 	e->start = bpf_ktime_get_ns(); /* last: entry work is not part of the call */

@@ -5,6 +5,8 @@
 #define OSP_SYS_MAX     512        /* syscall numbers below this are profiled */
 #define OSP_SYS_PEAKS   8          /* --peaks ranges */
 #define OSP_SYS_CORR_OP (1u << 16) /* op of a correlation histogram: this | nr */
+/* Parent codes of one op in a plain parent table: outside any call, nr + 1. */
+#define OSP_NEST_SYS_SLOTS (OSP_SYS_MAX + 1)
 
 /* --by codes (osp_cfg.by). */
 enum osp_sys_by {

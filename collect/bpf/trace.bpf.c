@@ -137,7 +137,11 @@ static __always_inline __u64 sc_arg(struct pt_regs *regs, __u32 i, const int btf
 	return 0;
 }
 
-extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
+/* Weak: kernels before 6.2 have no bpf_rdonly_cast. User space sets
+ * have_rdonly_cast from the kernel's BTF; where it is 0 the call is dead code
+ * the verifier removes, and the probe read serves instead. */
+extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym __weak;
+const volatile __u32 have_rdonly_cast = 0;
 
 struct file_info {
 	__u64 ino, pos;
@@ -158,7 +162,7 @@ static __always_inline int fd_info(struct task_struct *t, long fd, struct file_i
 		return -1;
 	/* The cast needs ki_filp first in struct kiocb (true since 4.x); the
 	 * offset is relocated at load, so another layout takes the probe read. */
-	if (btf && bpf_core_field_offset(struct kiocb, ki_filp) == 0) {
+	if (btf && have_rdonly_cast && bpf_core_field_offset(struct kiocb, ki_filp) == 0) {
 		struct fdtable *fdt = t->files->fdt;
 		if (fd >= fdt->max_fds)
 			return -1;

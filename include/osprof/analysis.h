@@ -20,10 +20,20 @@
  * Empty buckets always separate peaks. */
 #define OSP_PEAK_VALLEY_RATIO 2.0
 #define OSP_PEAK_VALLEY_Z     2.0
+/* A hill (or a run between empty buckets) is a peak only with at least
+ * min_count calls; smaller ones (a lone 5 ms read among 4,000, a tail of 12
+ * interrupted reads) are outliers that come and go between repeats of one
+ * workload: they join a neighbouring hill of their run, or, alone between
+ * empty buckets, belong to no peak. The largest run is always a peak. A
+ * share of the calls would not do: seed 000/002's figures have real peaks of
+ * 0.2 % and 1 % of the calls. Chosen on repeated real captures
+ * (docs/analysis.md, "Peak stability"). */
+#define OSP_PEAK_MIN_COUNT 20
 
 struct osp_peak_opts {
 	double valley_ratio;
 	double valley_z;
+	unsigned min_count; /* 0: every hill is a peak */
 };
 
 struct osp_peak {
@@ -39,7 +49,9 @@ struct osp_peak {
 
 /* Finds the peaks of h, left to right, into out[0..max). Returns how many
  * there are (may exceed max: then only max were written). opts may be NULL.
- * At most osp_nbuckets(h->r) / 2 + 1 peaks exist. */
+ * At most osp_nbuckets(h->r) / 2 + 1 peaks exist. Calls in outlier hills
+ * (see OSP_PEAK_MIN_COUNT) belong to no peak: h->count minus the peaks'
+ * counts. */
 unsigned osp_find_peaks(const struct osp_hist *h, const struct osp_peak_opts *opts,
                         struct osp_peak *out, unsigned max);
 
@@ -141,7 +153,10 @@ struct osp_cmp_opts {
 	                          of the latency vary between runs) */
 	double peak_vanish;    /* a peak's range holding < this fraction of
 	                          its share on the other side is gone, 0.25 */
+	enum osp_unit unit;    /* of the values, for reasons (OSP_UNIT_NS) */
 };
+/* v in unit u: "1.31 ms", "128 KiB", "3". */
+void osp_format_value(uint64_t v, enum osp_unit u, char *buf, size_t len);
 void osp_cmp_opts_default(struct osp_cmp_opts *o);
 
 /* Result of comparing the significant peaks of two histograms. */
@@ -151,6 +166,21 @@ struct osp_peak_cmp {
 };
 void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
                        const struct osp_cmp_opts *o, struct osp_peak_cmp *out);
+/* z statistic of two proportions ka/na and kb/nb (pooled): how many
+ * standard errors apart they are. 0 when a side is empty. */
+double osp_prop_z(double ka, double na, double kb, double nb);
+
+/* The peak whose population change drives most of a change of total
+ * latency (analysis/growth.c; OSP_DIFF_GROWTH_*). */
+struct osp_peak_growth {
+	unsigned first, last; /* bucket range (file indexes) */
+	uint64_t ca, cb;      /* calls in it on each side */
+	double lat_a, lat_b;  /* estimated latency in it (ns) */
+	double of_change;     /* (lat_b - lat_a) / (total_b - total_a) */
+};
+/* 1 and *g filled when such a peak exists, else 0. ns histograms. */
+int osp_peak_growth(const struct osp_hist *a, const struct osp_hist *b,
+                    const struct osp_cmp_opts *o, struct osp_peak_growth *g);
 
 /* GROUPOPS (lat = 0) / GROUPLAT (lat = 1): 0 if totals near-equal, 100 if
  * very different or the peaks differ, else the normalised difference of the
@@ -189,10 +219,29 @@ struct osp_diff_opts {
 };
 void osp_diff_opts_default(struct osp_diff_opts *o);
 
+/* A difference a sample of this size could show by chance is no difference:
+ * every count and peak-population change must be significant at this level
+ * (two-sided; Poisson counts / two proportions), so a handful of calls or
+ * one outlier never flags alone. z = 3.29 <=> p = 0.001. */
+#define OSP_DIFF_Z 3.29
+/* A peak whose latency change makes at least this share of the op's
+ * total-latency change, when that change is at least OSP_DIFF_GROWTH_TOTAL
+ * of the larger total and the peak's population grew or shrank by at least
+ * OSP_DIFF_GROWTH_FACTOR (significantly), differs even when the shape metric
+ * is small (a preemption peak 328 -> 603 calls holding 62 % of latency). */
+#define OSP_DIFF_GROWTH_SHARE  0.5
+#define OSP_DIFF_GROWTH_TOTAL  0.25
+#define OSP_DIFF_GROWTH_FACTOR 1.5
+
 struct osp_diff_entry {
 	const struct osp_profile *a, *b; /* one may be NULL (only_in_*) */
 	enum osp_verdict verdict;
 	int phase;                /* 1, 2 or 3: the phase that decided */
+	const char *decided_by;   /* the test that decided: "insignificant",
+	                             "ops", "near-equal", "peaks", "peak-growth"
+	                             or the phase-3 metric's name */
+	double decided_value;     /* its value (ops factor, score, ...) */
+	double decided_threshold; /* and the threshold it was held against */
 	double score;             /* of the chosen metric */
 	struct osp_scores scores; /* valid when a and b are both present */
 	double share;             /* max latency share (or ops share) on either side */
@@ -248,6 +297,21 @@ double osp_calib_time(const struct osp_profile *p);
 unsigned osp_annotate_peak(const struct osp_set *calib, const struct osp_peak *pk,
                            const char **names, unsigned max);
 
+/* A candidate mechanism for a peak (analysis/labels.c): the calibration
+ * item whose time and spread contain the peak's whole range and whose
+ * mechanism the profile's layer and op can show. Worded "consistent with". */
+struct osp_peak_label {
+	const char *item;  /* calibration op, "odirect_read_4k" */
+	const char *label; /* "O_DIRECT 4 KiB random read" */
+	double calib_ns, calib_lo_ns, calib_hi_ns;
+	double dist;    /* octaves from the peak's mean */
+	int fs_unknown; /* a file-backed mechanism, but no fs dimension */
+	char evidence[288];
+};
+/* Labels of peak pk of profile p, closest first, at most max. */
+unsigned osp_label_peak(const struct osp_set *calib, const struct osp_profile *p,
+                        const struct osp_peak *pk, struct osp_peak_label *out, unsigned max);
+
 /* ---- Forcible preemption (seed 000 §3.3) ----------------------------- */
 
 /* Eq. 3.5: probability that a request is forcibly preempted while profiled. */
@@ -269,15 +333,43 @@ double osp_preempt_predict(const uint64_t *n, unsigned r, uint64_t quantum_ns, u
  * below Q/2 as the non-preempted counts (as osp_preempt_peaks). */
 double osp_preempt_total(const struct osp_hist *h, uint64_t quantum_ns, unsigned nprocs);
 
-struct osp_preempt_peak {
-	double predicted; /* requests preemption moves into the peak */
-	int explained;    /* the peak's count is within the predicted range */
+/* Where a preemption verdict comes from. */
+enum osp_preempt_evidence {
+	OSP_PREEMPT_EV_MODEL = 0, /* Eq. 3.6 alone: "could be explained (model)" */
+	OSP_PREEMPT_EV_SPLIT,     /* --split preempt: state=preempted calls */
+	OSP_PREEMPT_EV_OFFCPU,    /* sched:offcpu reason=preempted switch-outs */
 };
-/* Flags the peaks of h that preemption with quantum Q and nprocs explains.
- * Buckets at or above Q/2 are treated as already-preempted requests and left
- * out of the source counts. res has npeaks entries. */
+
+struct osp_preempt_peak {
+	double predicted; /* requests preemption moves into the peak (model) */
+	int model_fits;   /* the peak's count is within the predicted range */
+	/* Filled by osp_preempt_evidence(): */
+	enum osp_preempt_evidence evidence;
+	uint64_t measured; /* preempted calls in the peak's buckets (split), or
+	                      preempted switch-outs as long as the peak (offcpu) */
+	uint64_t calls;    /* calls in the peak's buckets, preempted included */
+	int explained;     /* measured: preemption explains the peak */
+};
+/* Flags the peaks of h whose counts preemption with quantum Q and nprocs
+ * could explain (model_fits). Buckets at or above Q/2 are treated as
+ * already-preempted requests and left out of the source counts. res has
+ * npeaks entries. */
 void osp_preempt_peaks(const struct osp_hist *h, const struct osp_peak *pk, unsigned npeaks,
                        uint64_t quantum_ns, unsigned nprocs, struct osp_preempt_peak *res);
+
+/* A peak is preemption's when at least this share of its calls was measured
+ * preempted in flight (--split preempt), or when the model fits and there were
+ * at least this many preempted switch-outs of its length per call (sched). */
+#define OSP_PREEMPT_MEASURED_SHARE 0.5
+
+/* Replaces the model's guess by measurement where s holds it: p's sibling
+ * with dimension state=preempted (`--split preempt`; when p is that sibling
+ * every peak is measured preempted), else the sched layer's
+ * `offcpu reason=preempted` switch-outs whose off-CPU time falls in the
+ * peak's range (half its low end .. its high end: the op's own time adds to
+ * the off-CPU time). Peaks without either keep evidence MODEL. */
+void osp_preempt_evidence(const struct osp_set *s, const struct osp_profile *p,
+                          const struct osp_peak *pk, unsigned npeaks, struct osp_preempt_peak *res);
 
 /* ---- Rendering (text and JSON; render/analysis_text.c) --------------- */
 
@@ -287,6 +379,8 @@ struct osp_preempt_view {
 	uint64_t quantum_ns;
 	unsigned nprocs;
 	const char *source;
+	const struct osp_set *set; /* the profile's set: measured evidence
+	                              (osp_preempt_evidence); may be NULL */
 };
 
 /* The peaks of one profile as a table: number, buckets b (= floor(r log2 v)),

@@ -29,6 +29,19 @@ struct osp_slice {
 	uint64_t *buckets; /* nbuckets of the owning profile */
 };
 
+/* Measured nesting: how many of a profile's calls ran inside one operation
+ * of another layer (the system call in flight when an fs event ran, the fs
+ * op in flight when a block request was issued). op NULL counts the calls
+ * that ran outside any operation of that layer; a layer with no entry was
+ * not measured. Format: `parent` and `outside` lines (docs/file-format.md). */
+struct osp_parent {
+	char *layer;
+	char *op; /* NULL: outside any op of layer */
+	unsigned ndims;
+	struct osp_dim dims[OSP_MAX_DIMS]; /* sorted by name */
+	uint64_t count;
+};
+
 struct osp_profile {
 	char *layer; /* user, syscall, fs, block, lock, sched, irq, func, ... */
 	char *op;    /* read, ext4_sync_file, rq_issue, ... */
@@ -39,6 +52,8 @@ struct osp_profile {
 	size_t nslices;
 	struct osp_slice *slices; /* sorted by index */
 	char *key;                /* canonical key, internal */
+	size_t nparents;
+	struct osp_parent *parents; /* measured nesting, in insertion order */
 };
 
 struct osp_meta {
@@ -80,6 +95,17 @@ struct osp_profile *osp_set_find(const struct osp_set *s, const char *layer, con
 const char *osp_profile_dim(const struct osp_profile *p, const char *name);
 /* Human label "layer:op dim=value ..." into buf; returns buf. */
 char *osp_profile_label(const struct osp_profile *p, char *buf, size_t len);
+
+/* Adds n calls of p that ran inside (layer, op, dims) -- or outside any op
+ * of layer when op is NULL -- to p's parent table. 0, -EINVAL on bad names
+ * or more than OSP_MAX_DIMS dims, -ENOMEM. */
+int osp_profile_add_parent(struct osp_profile *p, const char *layer, const char *op,
+                           const struct osp_dim *dims, unsigned ndims, uint64_t n);
+/* Calls of p whose parent at `layer` was measured (sum of its entries, the
+ * outside ones included); 0 when that layer was not measured. */
+uint64_t osp_profile_parent_total(const struct osp_profile *p, const char *layer);
+/* Frees p's parent table (profile_free calls it). */
+void osp_profile_parents_free(struct osp_profile *p);
 
 /* Records value v at time offset t_ns from start (slices only if slice_ns). */
 void osp_profile_add(struct osp_set *s, struct osp_profile *p, uint64_t v, uint64_t t_ns);

@@ -197,6 +197,7 @@ struct osp_trace_host {
 	uint64_t start_wall_ns; /* CLOCK_REALTIME when the segment opened */
 	uint64_t start_mono_ns; /* CLOCK_MONOTONIC at the same moment */
 	char target[256];       /* what was traced ("-a", "-p 12", "-- cmd") */
+	char attach[160];       /* how the probes attached ("syscall:tp_btf,fs:raw_tp") */
 	uint32_t seq;           /* segment number, from 1 */
 };
 /* Fills hostname, kernel, cpus, memory, disks and start times. */
@@ -240,6 +241,9 @@ int osp_trace_writer_tick(struct osp_trace_writer *w);
 /* Flushes and closes the open segment; starts a new one at the next event. */
 int osp_trace_writer_rotate(struct osp_trace_writer *w);
 /* Flushes, closes, frees. Returns 0 or the first -errno met. */
+/* The attach modes of the probes (chosen at load, after the writer opened),
+ * stored in the header of every segment opened from now on. */
+void osp_trace_writer_set_attach(struct osp_trace_writer *w, const char *modes);
 int osp_trace_writer_close(struct osp_trace_writer *w, struct osp_trace_writer_stats *st);
 void osp_trace_writer_get_stats(const struct osp_trace_writer *w,
                                 struct osp_trace_writer_stats *st);

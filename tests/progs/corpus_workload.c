@@ -11,8 +11,10 @@
  *     partial warm|partial  app:pread4k  random 4 KiB reads, file cached, or cached
  *                                        but one 64 KiB chunk in 10 dropped (10 % misses)
  *   every scenario also profiles app:fstat (unchanged by the variant).
- *     preempt alone|hog     app:read0    zero-byte reads for 1 s on one CPU, alone
- *                                        or beside a CPU hog on the same CPU
+ *     preempt alone|hog|hog2  app:read0  zero-byte reads for 1 s on one CPU, alone
+ *                                        or beside one or two CPU hogs on that CPU
+ *     lseek   one|two       app:lseek    20,000 lseek(SEEK_CUR) on one open file by
+ *                                        1 or 2 processes (shared: f_pos lock waits)
  * DIR holds the scratch files (default /var/tmp; must be a real disk). */
 #include <fcntl.h>
 #include <sched.h>
@@ -197,6 +199,51 @@ static void procs(struct osp_set *s, int two, const char *out)
 	unlink(path);
 }
 
+static void lseeks(struct osp_set *s, int fd, int n)
+{
+	struct osp_profile *p = osp_set_get(s, "app", "lseek", NULL, 0);
+	for (int i = 0; i < n; i++) {
+		uint64_t t0 = osp_now_ns();
+		if (lseek(fd, 0, SEEK_CUR) < 0)
+			die("lseek");
+		osp_profile_add(s, p, osp_now_ns() - t0, 0);
+	}
+}
+
+/* Two processes on one open file take its f_pos lock on every lseek. */
+static void lseek_procs(struct osp_set *s, int two, const char *out)
+{
+	char path[2048], part[4200], err[512];
+	snprintf(path, sizeof(path), "%s/osprof-corpus-seek.%d", dir, (int)getpid());
+	int fd = open(path, O_RDWR | O_CREAT, 0600);
+	if (fd < 0)
+		die(path);
+	unlink(path);
+	snprintf(part, sizeof(part), "%s.child", out);
+	pid_t pid = two ? fork() : -1;
+	if (pid == 0) {
+		struct osp_set *cs = osp_set_new(s->r);
+		if (!cs)
+			_exit(1);
+		lseeks(cs, fd, 20000);
+		_exit(osp_set_save(cs, part, err, sizeof(err)) ? 1 : 0);
+	}
+	lseeks(s, fd, 20000);
+	if (pid > 0) {
+		int st;
+		struct osp_set *cs = NULL;
+		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) ||
+		    osp_set_load(part, &cs, err, sizeof(err)) ||
+		    osp_set_merge(s, cs, err, sizeof(err))) {
+			fprintf(stderr, "child profile: %s\n", err);
+			exit(1);
+		}
+		osp_set_free(cs);
+		unlink(part);
+	}
+	close(fd);
+}
+
 /* Every `every`-th op also sleeps 50 us (0: none). */
 static void steps(struct osp_set *s, int every)
 {
@@ -219,14 +266,14 @@ static void pin(int cpu)
 		die("sched_setaffinity");
 }
 
-static void preempt(struct osp_set *s, int hog)
+static void preempt(struct osp_set *s, int hogs)
 {
 	int cpu = sched_getcpu() < 0 ? 0 : sched_getcpu();
 	pin(cpu);
-	pid_t pid = -1;
-	if (hog) {
-		pid = fork();
-		if (pid == 0)
+	pid_t pid[2] = {-1, -1};
+	for (int h = 0; h < hogs; h++) {
+		pid[h] = fork();
+		if (pid[h] == 0)
 			for (;;)
 				;
 	}
@@ -245,9 +292,9 @@ static void preempt(struct osp_set *s, int hog)
 		}
 	}
 	osp_set_metaf(s, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	if (pid > 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+	for (int h = 0; h < hogs; h++) {
+		kill(pid[h], SIGKILL);
+		waitpid(pid[h], NULL, 0);
 	}
 	close(fd);
 }
@@ -280,8 +327,11 @@ int main(int argc, char **argv)
 		steps(s, strcmp(v, "rare") ? 0 : 20);
 	else if (!strcmp(sc, "partial") && (!strcmp(v, "warm") || !strcmp(v, "partial")))
 		cache(s, strcmp(v, "partial") ? 0 : 2);
-	else if (!strcmp(sc, "preempt") && (!strcmp(v, "alone") || !strcmp(v, "hog")))
-		preempt(s, !strcmp(v, "hog"));
+	else if (!strcmp(sc, "lseek") && (!strcmp(v, "one") || !strcmp(v, "two")))
+		lseek_procs(s, !strcmp(v, "two"), out);
+	else if (!strcmp(sc, "preempt") &&
+	         (!strcmp(v, "alone") || !strcmp(v, "hog") || !strcmp(v, "hog2")))
+		preempt(s, !strcmp(v, "hog2") ? 2 : !strcmp(v, "hog"));
 	else {
 		fprintf(stderr, "corpus_workload: unknown scenario/variant '%s %s'\n", sc, v);
 		return 2;

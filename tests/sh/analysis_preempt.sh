@@ -18,6 +18,9 @@ W=$BUILD/tests/progs/corpus_workload
 "$W" preempt hog "$TMP/hog.osp" || fail "workload"
 OSPROF_CALIBRATION=$TMP/cal.osp "$OSPROF" peaks --preemption "$TMP/hog.osp" | tee "$TMP/p.txt"
 OSPROF_CALIBRATION=$TMP/cal.osp "$OSPROF" peaks --preemption --json "$TMP/hog.osp" >"$TMP/p.json"
+# The app layer has no measurement: the model may only say "could be".
+grep -q "preemption predicts" "$TMP/p.txt" || fail "no model prediction"
+! grep -E ": explained by preemption" "$TMP/p.txt" || fail "model alone called a peak explained"
 python3 - "$TMP/p.json" "$TMP/hog.osp" <<'PY' || fail "prediction vs measurement"
 import json, sys
 o = json.loads(open(sys.argv[1]).readline())
@@ -70,5 +73,37 @@ elif mode in ("full", "lazy"):
     assert 1 / 3 <= ratio <= 3, ratio
 else:
     print("preemption model unknown: ratio reported, not checked")
+PY
+# Verdicts from measurement. The hog case with the sched layer: the user:read
+# peak at Q is explained by the measured preempted switch-outs.
+"$OSPROF" run -l user,sched -o "$TMP/s.osp" -- "$W" preempt hog "$TMP/u3.osp" 2>"$TMP/err" ||
+	fail "run -l user,sched: $(cat "$TMP/err")"
+# lseek by two processes on one open file, with --split preempt: whatever
+# peaks the f_pos lock waits make, measurement decides their verdicts.
+"$OSPROF" run -l syscall --split preempt -o "$TMP/l.osp" -- "$W" lseek two "$TMP/u4.osp" 2>"$TMP/err" ||
+	fail "run lseek --split preempt: $(cat "$TMP/err")"
+for f in s l; do
+	OSPROF_CALIBRATION=$TMP/cal.osp "$OSPROF" peaks --preemption --json "$TMP/$f.osp" >"$TMP/$f.json" ||
+		fail "peaks $f"
+done
+python3 - "$TMP/s.json" "$TMP/l.json" <<'PY' || fail "measured preemption verdicts"
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1])]
+rd = [o for o in s if o["layer"] == "user" and o["op"] == "read"][0]
+q = rd["preemption"]["quantum_ns"]
+slow = [p for p in rd["peaks"] if p["lo_ns"] >= q / 8]
+assert slow, "no user:read peak at Q"
+for p in slow:
+    print("user:read peak %d-%d: %d calls, %d preempted switch-outs of that length: explained=%s"
+          % (p["first_bucket"], p["last_bucket"], p["count"], p["preempt_measured"], p["preempt_explained"]))
+    assert p["preempt_evidence"] == "offcpu" and p["preempt_explained"] is True, p
+l = [json.loads(x) for x in open(sys.argv[2])]
+ls = [o for o in l if o["layer"] == "syscall" and o["op"] == "lseek" and "state" not in o["dims"]][0]
+for p in ls["peaks"]:
+    assert p["preempt_evidence"] == "split", p
+    assert p["preempt_explained"] == (p["preempt_measured"] >= 0.5 * p["preempt_calls"]), p
+    if p["index"] > 1:
+        print("syscall:lseek peak %d-%d: %d calls, %d preempted in flight: explained=%s"
+              % (p["first_bucket"], p["last_bucket"], p["preempt_calls"], p["preempt_measured"], p["preempt_explained"]))
 PY
 exit 0

@@ -23,7 +23,7 @@ for r in rows:
     for k in ("layer", "op", "count", "total_ns", "min_ns", "max_ns", "buckets", "p99_ns"):
         assert k in r, k
 assert by["fast"]["dims"] == {"pid": "7", "comm": "demo app"}, by["fast"]
-assert by["fast"]["buckets"][0] == {"index": 8, "lo_ns": 128, "hi_ns": 255, "count": 1000}
+assert by["fast"]["buckets"][0] == {"index": 8, "b": 7, "lo_ns": 128, "hi_ns": 255, "count": 1000}
 PY
 
 csv=$("$OSPROF" report --csv "$TMP/a.osp")

@@ -1,6 +1,8 @@
 # fs --func: where the kernel refuses fentry/fexit and has no kprobes (this
-# machine), one clear line names both modes and why each failed, and osprof
-# exits non-zero without running the command; an unknown symbol is named;
+# machine), one clear line names both modes and why each failed, and the run
+# goes on with the tracepoint pairs (degrade, don't die); with nothing else
+# in the layer and no other layer, it is an error and the command does not
+# run; an unknown symbol is named;
 # `osprof list fs` shows the discovered pairs and the --func attach modes.
 . "$(dirname "$0")/../lib.sh"
 need_root
@@ -13,18 +15,32 @@ grep -q "^  --func .*fentry/fexit" "$TMP/list" || fail "list fs: no --func attac
 
 "$OSPROF" run -l fs --func vfs_read -o "$TMP/f.osp" -- touch "$TMP/ran" 2>"$TMP/err"
 rc=$?
-if [ $rc -eq 0 ]; then
-	# a kernel that allows fentry or kprobes: then it must have timed vfs_read
-	"$OSPROF" report --csv "$TMP/f.osp" | grep -q '"fs","vfs_read"' || fail "vfs_read not profiled"
-	exit 0
+if "$OSPROF" report --csv "$TMP/f.osp" 2>/dev/null | grep -q '"fs","vfs_read"'; then
+	exit 0 # a kernel that allows fentry or kprobes timed it
 fi
-[ "$(wc -l <"$TMP/err")" -eq 1 ] || fail "expected one line, got: $(cat "$TMP/err")"
-grep -q "^osprof: --func vfs_read: .*fentry/fexit (.*) and kprobe/kretprobe (.*)" "$TMP/err" ||
+expect_eq "run with --func refused but tracepoint pairs present" $rc 0
+[ -e "$TMP/ran" ] || fail "the command did not run"
+[ "$(grep -c -- '--func' "$TMP/err")" -eq 1 ] || fail "expected one --func line, got: $(cat "$TMP/err")"
+grep -q "^osprof: --func vfs_read: .*fentry/fexit (.*) and kprobe/kretprobe (.*); going on without it" "$TMP/err" ||
 	fail "message does not name both modes: $(cat "$TMP/err")"
 if [ ! -e /sys/bus/event_source/devices/kprobe ]; then
 	grep -q "kprobe/kretprobe (not in this kernel" "$TMP/err" || fail "kprobe reason: $(cat "$TMP/err")"
 fi
-[ ! -e "$TMP/ran" ] || fail "the command ran although the probe failed"
+grep -q '^profile fs ' "$TMP/f.osp" || fail "no tracepoint-pair profile in the run"
+# A layer with nothing to attach beside one that works: the run goes on
+# without it, said once, and the set names it.
+OSPROF_FS_SUBSYS=none_here OSPROF_FSOPS=off "$OSPROF" run -l syscall,fs -o "$TMP/d.osp" -- touch "$TMP/ran2" 2>"$TMP/err"
+expect_eq "run with one layer left" $? 0
+[ -e "$TMP/ran2" ] || fail "the command did not run"
+expect_eq "going-on lines" "$(grep -c "going on without the fs layer" "$TMP/err")" 1
+grep -q "^meta layers_unavailable fs$" "$TMP/d.osp" || fail "layers_unavailable not in the set"
+grep -q "^meta layers syscall$" "$TMP/d.osp" || fail "layers: $(grep '^meta layers ' "$TMP/d.osp")"
+# Nothing left to attach: an error, and the command does not run.
+rm -f "$TMP/ran"
+OSPROF_FS_SUBSYS=none_here OSPROF_FSOPS=off "$OSPROF" run -l fs --func vfs_read -o "$TMP/g.osp" -- touch "$TMP/ran" 2>"$TMP/err"
+expect_eq "run with nothing attachable" $? 1
+[ ! -e "$TMP/ran" ] || fail "the command ran although nothing could attach"
+grep -q "osprof: fs: nothing to time" "$TMP/err" || fail "no final error line: $(cat "$TMP/err")"
 grep -q "^  --func   unavailable here: fentry/fexit refused" "$TMP/list" ||
 	fail "list fs does not say --func is unavailable: $(grep -- --func "$TMP/list")"
 "$OSPROF" run -l fs --func no_such_function_xyz -- true 2>"$TMP/err2"

@@ -105,6 +105,11 @@ OSPROF_ATTACH=raw_tp "$OSPROF" trace record -w "$TMP/raw" -- "$W" "$TMP/work" 2>
 	fail "raw_tp record failed: $(cat "$TMP/raw.err")"
 n=$("$OSPROF" trace dump --no-header --op write "$TMP/raw" | awk '$2 == "trace_workload" && $10 == 4096 && $8 != 0' | wc -l)
 expect_eq "raw_tp: writes with an inode" "$n" 64
+# the mode the load chose is stated in every segment header
+"$OSPROF" trace stats "$TMP/raw" | grep -q "^attach .*syscall:raw_tp" ||
+	fail "raw_tp trace does not say so: $("$OSPROF" trace stats "$TMP/raw" | grep ^attach)"
+"$OSPROF" trace stats "$TMP/t" | grep -Eq "^attach .*syscall:(tp_btf|raw_tp)" ||
+	fail "trace does not state its attach mode: $("$OSPROF" trace stats "$TMP/t" | grep ^attach)"
 # --zstd: compressed blocks, the same events
 "$OSPROF" trace record --zstd -w "$TMP/z" -- "$W" "$TMP/work" 2>/dev/null || fail "--zstd record failed"
 "$OSPROF" trace stats "$TMP/z" >"$TMP/zstats"

@@ -91,7 +91,7 @@ static void test_valley_thresholds(void)
 	CHECK_EQ_U64(osp_find_peaks(&h, NULL, pk, 8), 2);
 	CHECK_EQ_U64(BIN(pk[1].first), 12);
 	/* A stricter ratio merges it again. */
-	struct osp_peak_opts o = {4.0, 2.0};
+	struct osp_peak_opts o = {4.0, 2.0, OSP_PEAK_MIN_COUNT};
 	CHECK_EQ_U64(osp_find_peaks(&h, &o, pk, 8), 1);
 	osp_hist_free(&h);
 }

@@ -132,15 +132,15 @@ static void test_preempt_predict(void)
 	CHECK_EQ_U64(np, 2);
 	osp_preempt_peaks(&h, pk, np, 1u << 20, 2, res);
 	NEAR(res[1].predicted, 1000000.0 * 1536 / 1048576, 1e-6);
-	CHECK(res[1].explained);
-	CHECK(!res[0].explained);
+	CHECK(res[1].model_fits);
+	CHECK(!res[0].model_fits);
 	/* Ten times more than predicted is not preemption. */
 	osp_hist_free(&h);
 	c[10] = 14600;
 	hist_from_bins(&h, 1, 10, c, 12);
 	np = osp_find_peaks(&h, NULL, pk, 4);
 	osp_preempt_peaks(&h, pk, np, 1u << 20, 2, res);
-	CHECK(!res[1].explained);
+	CHECK(!res[1].model_fits);
 	osp_hist_free(&h);
 	free(n);
 	free(in);

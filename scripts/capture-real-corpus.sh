@@ -1,0 +1,187 @@
+#!/usr/bin/env bash
+# Captures the real-workload part of the labelled corpus
+# (tests/data/corpus/real): whole profile sets of ordinary programs under
+# `osprof run -l syscall` (plus the programs' own app/user layers where they
+# have them), on ext4 and xfs images on loop devices made in a temp dir.
+# Called by scripts/capture-corpus.sh (which captures the app-level part);
+# runnable alone:
+#   scripts/capture-real-corpus.sh [OUTDIR] [REPEATS]
+# Labels (OUTDIR/labels), by construction:
+#   A B * same              unchanged repeat: no profile of the set may differ
+#   A B OP differs          controlled change: OP must be flagged (and ranked
+#                           in the top 3)
+# Needs root (eBPF, loop devices), BTF, postmark, tar, find, grep, dd,
+# mkfs.ext4, mkfs.xfs, and make (build/osprof, build/osprof-demo,
+# build/tests/progs/corpus_workload).
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${1:-$ROOT/tests/data/corpus/real}
+REPEATS=${2:-3}
+B=${BUILD:-$ROOT/build}
+OSPROF=$B/osprof
+PROG=$B/tests/progs/corpus_workload
+[ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ] || {
+	echo "capture-real-corpus: needs root and BTF" >&2
+	exit 2
+}
+for t in postmark tar find grep dd mkfs.ext4 mkfs.xfs losetup; do
+	command -v "$t" >/dev/null || { echo "capture-real-corpus: $t missing (scripts/install-deps.sh)" >&2; exit 2; }
+done
+TMPD=$(mktemp -d)
+LOOPS=()
+RA=
+cleanup() {
+	for m in "$TMPD"/mnt-*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+	[ -n "${RA_DEFAULT:-}" ] && [ -n "${RA:-}" ] && echo "$RA_DEFAULT" >"$RA" 2>/dev/null
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+trap "exit 1" INT TERM
+
+# mkloop FS: an image of 384 MiB (xfs needs 300) with FS, mounted at
+# $TMPD/mnt-FS; the device is recorded for the trap (no subshell).
+mkloop() {
+	local img=$TMPD/$1.img mnt=$TMPD/mnt-$1 dev
+	truncate -s 384M "$img"
+	if [ "$1" = xfs ]; then mkfs.xfs -q "$img"; else mkfs.ext4 -q -F "$img"; fi
+	# Direct I/O: the image's blocks are read from the disk, not from the
+	# host page cache, so a cold read waits for a device.
+	dev=$(losetup -f --show --direct-io=on "$img")
+	LOOPS+=("$dev")
+	mkdir -p "$mnt"
+	mount "$dev" "$mnt"
+	LAST_DEV=$dev
+}
+mkloop ext4
+EXT4_DEV=$LAST_DEV
+mkloop xfs
+XFS_DEV=$LAST_DEV
+E=$TMPD/mnt-ext4
+X=$TMPD/mnt-xfs
+RA=/sys/block/$(basename "$EXT4_DEV")/queue/read_ahead_kb
+RA_DEFAULT=$(cat "$RA")
+echo "capture-real-corpus: ext4 on $EXT4_DEV (read-ahead default ${RA_DEFAULT} KiB), xfs on $XFS_DEV"
+
+# Fixtures: a 32 MiB file on each fs, a tar of /usr/include, postmark config.
+for d in "$E" "$X"; do dd if=/dev/urandom of="$d/big" bs=1M count=32 status=none; done
+sync
+tar cf "$E/src.tar" -C /usr/include linux
+cat >"$TMPD/pm.cfg" <<EOF
+set location $E/pm
+set number 300
+set transactions 1500
+set seed 42
+run
+quit
+EOF
+mkdir -p "$E/pm"
+
+drop() { dd if="$1" iflag=nocache count=0 status=none; } # drops the file's pages only
+
+# run NAME CMD...: one profiled run into $OUT/NAME.osp (app-level sets of
+# corpus_workload are merged in when the command writes $TMPD/app.osp).
+run() {
+	local name=$1
+	shift
+	rm -f "$TMPD/app.osp"
+	"$OSPROF" run -l syscall -o "$TMPD/k.osp" -- "$@" >/dev/null 2>"$TMPD/err" ||
+		{ tail -5 "$TMPD/err" >&2; exit 1; }
+	if [ -s "$TMPD/app.osp" ]; then
+		"$OSPROF" merge -o "$OUT/$name.osp" "$TMPD/app.osp" "$TMPD/k.osp"
+	else
+		cp "$TMPD/k.osp" "$OUT/$name.osp"
+	fi
+}
+
+# variant NAME: runs the workload of variant NAME once (setup not profiled).
+variant() {
+	case $1 in
+	postmark) rm -rf "$E/pm" && mkdir -p "$E/pm" && run "$2" postmark "$TMPD/pm.cfg" ;;
+	tar) rm -rf "$E/x" && mkdir -p "$E/x" && run "$2" tar xf "$E/src.tar" -C "$E/x" ;;
+	find) run "$2" find /usr/include -name '*.h' -newer /etc/hostname ;;
+	grep) run "$2" sh -c 'grep -rl zzqqxx_nomatch /usr/include; exit 0' ;; # grep exits 1: no match
+	dd) run "$2" dd if="$E/big" of=/dev/null bs=4k status=none ;;
+	demo) run "$2" "$B/osprof-demo" "$E" ;;
+	warm) dd if="$E/big" of=/dev/null bs=1M status=none && run "$2" dd if="$E/big" of=/dev/null bs=4k status=none ;;
+	cold) drop "$E/big" && run "$2" dd if="$E/big" of=/dev/null bs=4k status=none ;;
+	ra0 | ra128 | radefault)
+		local kb=${1#ra}
+		[ "$kb" = default ] && kb=$RA_DEFAULT
+		echo "$kb" >"$RA"
+		drop "$E/big"
+		run "$2" dd if="$E/big" of=/dev/null bs=4k status=none
+		echo "$RA_DEFAULT" >"$RA" ;;
+	buffered) dd if="$E/big" of=/dev/null bs=1M status=none && run "$2" dd if="$E/big" of=/dev/null bs=4k count=4096 status=none ;;
+	odirect) run "$2" dd if="$E/big" of=/dev/null bs=4k count=4096 iflag=direct status=none ;;
+	seek1) run "$2" "$PROG" lseek one "$TMPD/app.osp" "$E" ;;
+	seek2) run "$2" "$PROG" lseek two "$TMPD/app.osp" "$E" ;;
+	alone) run "$2" "$PROG" preempt alone "$TMPD/app.osp" "$E" ;;
+	hog) run "$2" "$PROG" preempt hog2 "$TMPD/app.osp" "$E" ;; # 2 hogs: waits of 2 Q
+	nosync) rm -f "$E/w" && run "$2" dd if=/dev/zero of="$E/w" bs=4k count=1000 status=none ;;
+	dsync) rm -f "$E/w" && run "$2" dd if=/dev/zero of="$E/w" bs=4k count=1000 oflag=dsync status=none ;;
+	ext4) rm -f "$E/w" && run "$2" dd if=/dev/zero of="$E/w" bs=4k count=1000 oflag=dsync status=none ;;
+	xfs) rm -f "$X/w" && run "$2" dd if=/dev/zero of="$X/w" bs=4k count=1000 oflag=dsync status=none ;;
+	*) echo "unknown variant $1" >&2; exit 2 ;;
+	esac
+}
+
+mkdir -p "$OUT"
+rm -f "$OUT"/*.osp
+labels=$OUT/labels
+{
+	echo "# A B PROFILE LABEL: '*' same = no profile of the set differs (unchanged repeat);"
+	echo "# PROFILE differs = a controlled change that must be flagged. scripts/capture-real-corpus.sh"
+	echo "# captured $(date -u +%Y-%m-%dT%H:%MZ) on $(uname -r), $(nproc) CPUs; loop read-ahead default ${RA_DEFAULT} KiB"
+} >"$labels"
+# Unchanged repeats, after one unprofiled warm-up run: the first run of
+# find or grep reads the directories from disk, the next ones do not (a real
+# change of cache state, not a repeat).
+for w in postmark tar find grep dd demo; do
+	variant "$w" warmup
+	for i in $(seq 1 "$REPEATS"); do variant "$w" "$w-$i"; done
+done
+rm -f "$OUT/warmup.osp"
+# Controlled changes: base:changed:changed profiles. Variants interleaved.
+CHANGES="warm:cold:syscall:read
+ra0:ra128:syscall:read
+ra128:radefault:syscall:read
+buffered:odirect:syscall:read
+seek1:seek2:syscall:lseek,app:lseek
+alone:hog:app:read0
+nosync:dsync:syscall:write
+ext4:xfs:syscall:write"
+declare -A done_v
+for c in $CHANGES; do
+	IFS=: read -r base changed _ <<<"$c"
+	for i in $(seq 1 "$REPEATS"); do
+		for v in "$base" "$changed"; do
+			[ -n "${done_v[$v-$i]:-}" ] || variant "$v" "$v-$i"
+			done_v[$v-$i]=1
+		done
+	done
+done
+{
+	for w in postmark tar find grep dd demo; do
+		for i in $(seq 1 "$REPEATS"); do
+			for j in $(seq $((i + 1)) "$REPEATS"); do echo "$w-$i.osp $w-$j.osp * same"; done
+		done
+	done
+	for c in $CHANGES; do
+		IFS=: read -r base changed ops <<<"$c"
+		for v in "$base" "$changed"; do
+			for i in $(seq 1 "$REPEATS"); do
+				for j in $(seq $((i + 1)) "$REPEATS"); do echo "$v-$i.osp $v-$j.osp * same"; done
+			done
+		done
+		# The loop's default read-ahead may equal 128 KiB: then no change.
+		if [ "$base:$changed" = ra128:radefault ] && [ "$RA_DEFAULT" = 128 ]; then
+			for i in $(seq 1 "$REPEATS"); do echo "$base-$i.osp $changed-$i.osp * same"; done
+			continue
+		fi
+		for i in $(seq 1 "$REPEATS"); do
+			for op in ${ops//,/ }; do echo "$base-$i.osp $changed-$i.osp $op differs"; done
+		done
+	done
+} | awk '!seen[$0]++' >>"$labels"
+echo "capture-real-corpus: $(ls "$OUT"/*.osp | wc -l) sets, $(grep -vc '^#' "$labels") labelled lines in $OUT ($(du -sh "$OUT" | cut -f1))"

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The VM test phase: boots Debian 12's own kernel (6.1, scripts/vm-run.sh)
+# once and runs the kernel tests of tests/vm/tests.list in it; each prints
+# its own "subtest" line, which tests/run.sh counts as a test. Needs the VM
+# prepared by scripts/vm-setup.sh (scripts/test.sh does it as root). A VM
+# that cannot boot is a failure; without a prepared VM it skips, except
+# under CI=true. VM_FILTER=NAME runs the matching tests only.
+. "$(dirname "$0")/../lib.sh"
+need_root
+VM_DIR=${VM_DIR:-/var/cache/osprof-vm}
+[ -s "$VM_DIR/kver" ] && [ -s "$VM_DIR/initrd.img" ] ||
+	skip "no VM prepared in $VM_DIR (run scripts/vm-setup.sh as root)"
+command -v qemu-system-x86_64 >/dev/null || skip "needs qemu-system-x86 (scripts/vm-setup.sh)"
+# A snapshot of the build: the guest reads the host's files live over 9p,
+# so a rebuild during the phase would swap binaries under running tests.
+# Not under /tmp, which the guest covers with its scratch disk.
+SNAP=$(mktemp -d /var/tmp/osprof-vm-build.XXXXXX)
+trap 'rm -rf "$TMP" "$SNAP"' EXIT
+tar -C "$BUILD" --exclude=./obj --exclude=./gen -cf - . | tar -C "$SNAP" -xf - ||
+	fail "cannot snapshot $BUILD"
+BUILD=$SNAP
+start=$(date +%s)
+VM_TIMEOUT=${VM_TIMEOUT:-570} VM_MEM=${VM_MEM:-3G} VM_APPEND="${VM_APPEND:-}" \
+	"$ROOT/scripts/vm-run.sh" env VM_FILTER="${VM_FILTER:-}" BUILD="$BUILD" \
+	bash "$ROOT/tests/vm/guest.sh" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+cat "$TMP/out"
+echo "vm phase: $(($(date +%s) - start)) s, guest exit $rc"
+[ $rc -eq 0 ] || { tail -n 30 "$TMP/err"; fail "the VM did not run the tests (exit $rc)"; }
+grep -q '^subtest ' "$TMP/out" || fail "the VM ran no test"
+! grep -q '^subtest not ok' "$TMP/out"
