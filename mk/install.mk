@@ -66,6 +66,9 @@ install: $(INSTALL_FILES)
 	$(INSTALL) -m 644 $(MAN_DIR)/*.5 $(DESTDIR)$(MANDIR)/man5/
 	$(INSTALL) -m 644 dist/completion/osprof.bash $(DESTDIR)$(BASHCOMPDIR)/osprof
 	$(INSTALL) -m 644 dist/completion/_osprof $(DESTDIR)$(ZSHCOMPDIR)/_osprof
+	@# Into the live system: refresh the loader's cache so that programs
+	@# linked with -losprof find libosprof.so.0 in LIBDIR at run time.
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig || true; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/osprof $(DESTDIR)$(LIBDIR)/libosprof.so* \
@@ -74,3 +77,4 @@ uninstall:
 		$(DESTDIR)$(MANDIR)/man1/osprof.1 $(DESTDIR)$(MANDIR)/man1/osprof-*.1 \
 		$(DESTDIR)$(MANDIR)/man5/osprof-file-format.5
 	rm -rf $(DESTDIR)$(HELPERDIR) $(DESTDIR)$(INCLUDEDIR)/osprof
+	@if [ -z "$(DESTDIR)" ] && command -v ldconfig >/dev/null; then ldconfig || true; fi

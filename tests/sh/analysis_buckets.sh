@@ -28,7 +28,7 @@ PY
 echo "ranges from peaks --json: $ranges"
 "$OSPROF" run -l syscall --correlate pread64:req_bytes --peaks "$ranges" -o "$TMP/b.osp" -- \
 	"$W" partial partial "$TMP/wb.osp" "$TMP" || fail "run 2 --correlate --peaks $ranges"
-"$OSPROF" report --json "$TMP/b.osp" >"$TMP/b.json" || fail "report --json"
+report_profiles "$TMP/b.osp" >"$TMP/b.json" || fail "report --json"
 python3 - "$TMP/b.json" "$ranges" <<'PY' || fail "populations differ"
 import json, sys
 objs = [o for o in map(json.loads, open(sys.argv[1])) if "layer" in o]  # skip the meta line

@@ -25,6 +25,11 @@ for f in bin/osprof lib/libosprof.a lib/libosprof.so lib/libosprof.so.0 \
 	share/bash-completion/completions/osprof share/zsh/vendor-completions/_osprof; do
 	[ -e "$D/usr/$f" ] || fail "not installed: /usr/$f"
 done
+# -V, --version and the version command agree.
+v=$("$D/usr/bin/osprof" --version) || fail "--version"
+case $v in "osprof "[0-9]*) ;; *) fail "--version printed '$v'" ;; esac
+expect_eq "osprof -V" "$("$D/usr/bin/osprof" -V)" "$v"
+expect_eq "osprof version" "$("$D/usr/bin/osprof" version)" "$v"
 expect_eq "soname link" "$(readlink "$D/usr/lib/libosprof.so.0")" \
 	"libosprof.so.$("$D/usr/bin/osprof" --version | awk '{print $2}')"
 

@@ -355,6 +355,28 @@ static void test_diff(void)
 	osp_set_free(b);
 }
 
+/* Label lanes: overlapping labels go to different lanes, disjoint ones
+ * share the first; no two labels of one lane overlap. */
+static void test_lanes(void)
+{
+	/* Three 100-wide labels 40 apart, then one far right. */
+	double lo[] = {0, 40, 80, 500}, hi[] = {100, 140, 180, 600};
+	unsigned lane[4];
+	unsigned n = osp_vm_lanes(lo, hi, 4, lane);
+	CHECK_EQ_U64(n, 3);
+	CHECK_EQ_U64(lane[0], 0);
+	CHECK_EQ_U64(lane[1], 1);
+	CHECK_EQ_U64(lane[2], 2);
+	CHECK_EQ_U64(lane[3], 0);
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned j = 0; j < i; j++)
+			CHECK(lane[i] != lane[j] || hi[j] < lo[i] || hi[i] < lo[j]);
+	/* 0 and 120: a gap of 20 > 4, same lane. */
+	double lo2[] = {0, 120}, hi2[] = {100, 220};
+	CHECK_EQ_U64(osp_vm_lanes(lo2, hi2, 2, lane), 1);
+	CHECK_EQ_U64(osp_vm_lanes(NULL, NULL, 0, lane), 0);
+}
+
 int main(void)
 {
 	osp_vm_set_calibration(NULL); /* independent of this host's calibration */
@@ -368,5 +390,6 @@ int main(void)
 	RUN(test_folded);
 	RUN(test_heatmap_budget);
 	RUN(test_diff);
+	RUN(test_lanes);
 	CHECK_EXIT();
 }
