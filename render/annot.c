@@ -34,14 +34,16 @@ static unsigned find(const struct osp_hist *h, struct osp_peak *pk, unsigned max
 	return n < max ? n : max;
 }
 
-unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigned max)
+unsigned osp_vm_peaks(const struct osp_profile *p, struct osp_vm_peak *out, unsigned max)
 {
 	struct osp_peak pk[OSP_VM_MAX_PEAKS];
+	const struct osp_set *c = p->unit == OSP_UNIT_NS ? calibration() : NULL;
 	if (max > OSP_VM_MAX_PEAKS)
 		max = OSP_VM_MAX_PEAKS;
-	unsigned n = find(h, pk, max);
+	unsigned n = find(&p->hist, pk, max);
 	for (unsigned k = 0; k < n; k++) {
 		struct osp_vm_peak *o = &out[k];
+		struct osp_peak_label lb;
 		memset(o, 0, sizeof(*o));
 		o->lo = pk[k].first;
 		o->hi = pk[k].last;
@@ -50,8 +52,11 @@ unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigne
 		o->mean = pk[k].mean_ns;
 		o->share_ops = pk[k].share_ops;
 		o->share_lat = pk[k].share_lat;
-		/* No label here: a label needs the profile's layer and op
-		 * (osp_label_peak), which only osp_vm_notes has. */
+		/* The closest candidate mechanism only, worded as a candidate: the views have room
+		 * for one, and osp_label_peak has already refused those that do not fit the peak's
+		 * range, layer and op. */
+		if (c && osp_label_peak(c, p, &pk[k], &lb, 1) == 1)
+			snprintf(o->note, sizeof(o->note), "consistent with %s", lb.label);
 	}
 	return n;
 }

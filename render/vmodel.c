@@ -41,7 +41,7 @@ void osp_vm_stats(const struct osp_profile *p, const struct osp_vm_totals *t,
 	for (unsigned k = 0; t && p->unit == OSP_UNIT_NS && k < t->n; k++)
 		if (!strcmp(t->layer[k], p->layer) && t->total[k])
 			st->share = (double)h->total / (double)t->total[k];
-	st->npeaks = osp_vm_peaks(h, st->peaks, OSP_VM_MAX_PEAKS);
+	st->npeaks = osp_vm_peaks(p, st->peaks, OSP_VM_MAX_PEAKS);
 }
 
 int osp_vm_matches(const struct osp_profile *p, const char *op)

@@ -17,7 +17,7 @@ struct osp_vm_peak {
 	double mean;      /* estimated from bucket middles */
 	double share_ops; /* of the profile's count */
 	double share_lat; /* of the profile's estimated latency */
-	char note[64];    /* characteristic times matching the peak, or "" */
+	char note[64];    /* "consistent with" the closest candidate mechanism, or "" */
 };
 
 /* A characteristic time drawn as a vertical line (e.g. "context switch"). */
@@ -59,7 +59,7 @@ void osp_vm_stats(const struct osp_profile *p, const struct osp_vm_totals *t,
  * times come from the calibration set ($OSPROF_CALIBRATION or the per-host
  * default), loaded on first use unless set here (NULL: none). */
 void osp_vm_set_calibration(const struct osp_set *calib);
-unsigned osp_vm_peaks(const struct osp_hist *h, struct osp_vm_peak *out, unsigned max);
+unsigned osp_vm_peaks(const struct osp_profile *p, struct osp_vm_peak *out, unsigned max);
 unsigned osp_vm_notes(const struct osp_set *s, const struct osp_profile *p, struct osp_vm_note *out,
                       unsigned max);
 /* Ranked differences between a and b, most different first; *out is

@@ -13,9 +13,9 @@
 #include <stdio.h>
 
 struct osp_output {
-	FILE *f;     /* write here between open and commit */
-	char *path;  /* the target as given */
-	char *tmp;   /* temporary to rename over path; NULL when written in place */
+	FILE *f;      /* write here between open and commit */
+	char *path;   /* the target as given */
+	char *tmp;    /* temporary to rename over path; NULL when written in place */
 	int borrowed; /* f is stdout: flushed, never closed */
 };
 

@@ -156,8 +156,8 @@ async function testDiff() {
 		await page.click('#grid tbody tr[data-index="' + ci + '"]');
 		await page.keyboard.press('2');
 		const notes = await page.$$eval('#graph-chart g.note text', ts => ts.map(t => t.textContent));
-		check('diff: graph draws the characteristic times', notes.length === D.a.profiles[ci].nt.length && notes.some(n => n.startsWith('context switch')), notes.join('|'));
-		check('diff: peak annotated with its characteristic time', (await page.textContent('#graph-stats')).includes('~context switch'));
+		check('diff: graph draws the characteristic times', notes.length === D.a.profiles[ci].nt.length && notes.some(n => n.startsWith('null system call')), notes.join('|'));
+		check('diff: peak annotated with its characteristic time', (await page.textContent('#graph-stats')).includes('consistent with null system call'));
 		await shot(page, 'report-graph-annotated.png');
 		await page.keyboard.press('Escape');
 		await page.fill('#filter', '');
