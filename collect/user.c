@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <osprof/clock.h>
-#include "cli/helper_path.h"
+#include "collect/helper_path.h"
 #include "collect/layer.h"
 #include "collect/user_elf.h"
 #include "collect/user_file.h"
@@ -35,7 +35,7 @@ struct user_state {
 };
 
 /* $OSPROF_PRELOAD_LIB, else libosprof-preload.so next to this osprof or in
- * its installed location (cli/helper_path.h). */
+ * its installed location (collect/helper_path.h). */
 static int find_library(char *out, size_t len)
 {
 	const char *env = getenv("OSPROF_PRELOAD_LIB");

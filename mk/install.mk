@@ -4,7 +4,7 @@
 #   LIBDIR/libosprof.so.SOVERSION  the core (soname), .so link, libosprof.a
 #   PREFIX/lib/osprof/            the libraries osprof preloads into other
 #                                 programs; found relative to the binary
-#                                 (cli/helper_path.h), so this one is fixed
+#                                 (collect/helper_path.h), so this one is fixed
 #   INCLUDEDIR/osprof/*.h, LIBDIR/pkgconfig/osprof.pc, man pages, completions
 PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin

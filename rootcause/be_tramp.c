@@ -14,7 +14,7 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli/helper_path.h"
+#include "collect/helper_path.h"
 #include "rootcause/agent/darc_shm.h"
 #include "rootcause/backend.h"
 #include "rootcause/elfsym.h"

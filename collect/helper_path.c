@@ -1,6 +1,6 @@
 /* Locates libosprof-preload.so and libosprof-darc-agent.so: next to the
  * binary in the build tree, in PREFIX/lib/osprof once installed. */
-#include "cli/helper_path.h"
+#include "collect/helper_path.h"
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

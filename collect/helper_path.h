@@ -1,6 +1,6 @@
 /* Where osprof finds the libraries it preloads into other programs. */
-#ifndef OSPROF_CLI_HELPER_PATH_H
-#define OSPROF_CLI_HELPER_PATH_H
+#ifndef OSPROF_COLLECT_HELPER_PATH_H
+#define OSPROF_COLLECT_HELPER_PATH_H
 
 #include <stddef.h>
 
