@@ -80,6 +80,47 @@ static int push(struct osp_nest_hint **v, size_t *n, size_t *cap, const struct o
 	return 0;
 }
 
+/* Depth of a layer in the call order user -> syscall -> fs -> block (seed
+ * 001's layers); lock, sched and irq run under any of them; -1: a layer
+ * whose place is unknown (uprobe, app), never guessed about. */
+static int layer_depth(const char *layer)
+{
+	static const char *const order[] = {"user", "syscall", "fs", "block"};
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(layer, order[i]))
+			return i;
+	if (!strcmp(layer, "stack"))
+		return 2;
+	if (!strcmp(layer, "lock") || !strcmp(layer, "sched") || !strcmp(layer, "irq"))
+		return 4;
+	return -1;
+}
+
+/* Whether a count match may suggest that outer calls inner: only from a
+ * higher layer to a lower one, or between two fs ops (a VFS op calls
+ * another: readdir -> readpage, seed 000 §3.1.2); never where the
+ * collectors measured inner's parents at outer's layer. */
+static int may_nest(const struct osp_profile *outer, const struct osp_profile *inner)
+{
+	int o = layer_depth(outer->layer), i = layer_depth(inner->layer);
+	if (o < 0 || i < 0 || o == 4)
+		return 0;
+	if (osp_profile_parent_total(inner, outer->layer))
+		return 0;
+	return i > o || (i == o && o == 2);
+}
+
+/* The hint already pushed for the pair (outer, inner), or NULL. */
+static struct osp_nest_hint *find_pair(struct osp_nest_hint *v, size_t n,
+                                       const struct osp_profile *outer,
+                                       const struct osp_profile *inner)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].outer == outer && v[i].inner == inner)
+			return &v[i];
+	return NULL;
+}
+
 long osp_nesting_hints(const struct osp_set *s, double tol, struct osp_nest_hint **out)
 {
 	if (tol < 0)
@@ -121,19 +162,33 @@ long osp_nesting_hints(const struct osp_set *s, double tol, struct osp_nest_hint
 					else
 						b = m;
 				}
+				/* One candidate per peak range: the closest count. */
+				const struct osp_profile *best = NULL;
+				uint64_t best_d = 0;
 				for (size_t k = a; k < nc && match(pop, c[k].count, tol); k++) {
 					const struct osp_profile *inner = c[k].p;
-					if (inner == outer)
+					if (inner == outer || !may_nest(outer, inner))
 						continue;
 					/* The caller is at least as slow as its callee. */
 					if (lat / (double)pop <
 					    (double)inner->hist.total / (double)inner->hist.count)
 						continue;
-					struct osp_nest_hint h = {
-					    outer, f + 1, l + 1, np, pop, inner, inner->hist.count};
-					if (push(&v, &n, &cap, &h))
-						goto out;
+					uint64_t d = pop > inner->hist.count
+					                 ? pop - inner->hist.count
+					                 : inner->hist.count - pop;
+					if (!best || d < best_d) {
+						best = inner;
+						best_d = d;
+					}
 				}
+				/* Never twice for the same pair: the first (fastest)
+				 * peak range that matches stands for it. */
+				if (!best || find_pair(v, n, outer, best))
+					continue;
+				struct osp_nest_hint h = {outer, f + 1, l + 1,           np,
+				                          pop,   best,  best->hist.count};
+				if (push(&v, &n, &cap, &h))
+					goto out;
 			}
 		}
 	}

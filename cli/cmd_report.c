@@ -27,14 +27,15 @@ static const char usage[] =
     "      --csv          CSV: one row per profile, one column per bucket (with\n"
     "                     --slices, one more row per time slice)\n";
 
-/* Analysis under the text report: "likely nested" count matches after the
- * summary, the peaks (with characteristic-time matches from the default
- * calibration) under each histogram. */
+/* Analysis under the text report: measured nesting, then count matches
+ * (marked as guesses) where nothing was measured, after the summary, the peaks (with
+ * characteristic-time matches from the default calibration) under each histogram. */
 static void report_hints(FILE *out, const struct osp_set *s, void *ctx)
 {
 	struct osp_nest_hint *h;
 	long n = osp_nesting_hints(s, -1, &h);
 	(void)ctx;
+	osp_print_nesting_measured(out, s);
 	if (n > 0)
 		osp_print_nest_hints(out, h, (size_t)n);
 	if (n >= 0)

@@ -256,8 +256,8 @@ void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n)
 	if (!n)
 		return;
 	fprintf(out,
-	        "Likely nested (a peak's population equals another op's count within "
-	        "%.1f %% or %d):\n",
+	        "Nesting guessed from counts, not measured (a peak's population equals "
+	        "another op's count within %.1f %% or %d):\n",
 	        OSP_NEST_TOL * 100, OSP_NEST_ABS_SLACK);
 	for (size_t i = 0; i < n; i++) {
 		char lo[256], li[256], which[48];
@@ -269,9 +269,48 @@ void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n)
 			snprintf(which, sizeof(which), "peaks %u-%u (", h[i].peak_first,
 			         h[i].peak_last);
 		fprintf(out,
-		        "  %s %s%" PRIu64 " ops) ~ %s (%" PRIu64 " ops): %s probably calls %s\n",
+		        "  %s %s%" PRIu64 " ops) ~ %s (%" PRIu64 " ops): guess: %s may call %s\n",
 		        osp_profile_label(h[i].outer, lo, sizeof(lo)), which, h[i].outer_count,
 		        osp_profile_label(h[i].inner, li, sizeof(li)), h[i].inner_count, lo, li);
 	}
 	fputc('\n', out);
+}
+
+/* "layer:op dim=value ..." of a parent entry, as osp_profile_label writes a key. */
+static const char *parent_label(const struct osp_parent *q, char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "%s:%s", q->layer, q->op);
+	for (unsigned d = 0; d < q->ndims && o < len; d++)
+		o +=
+		    (size_t)snprintf(buf + o, len - o, " %s=%s", q->dims[d].name, q->dims[d].value);
+	return buf;
+}
+
+void osp_print_nesting_measured(FILE *out, const struct osp_set *s)
+{
+	int any = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct osp_profile *p = s->profiles[i];
+		char li[256], lo[256];
+		for (size_t k = 0; k < p->nparents; k++) {
+			const struct osp_parent *q = &p->parents[k];
+			if (!any++)
+				fputs(
+				    "Nesting, measured (the operation in flight at the layer above "
+				    "when each call ran):\n",
+				    out);
+			uint64_t of = osp_profile_parent_total(p, q->layer);
+			if (q->op)
+				fprintf(out, "  %s -> %s: %" PRIu64 " of %" PRIu64 " calls\n",
+				        parent_label(q, lo, sizeof(lo)),
+				        osp_profile_label(p, li, sizeof(li)), q->count, of);
+			else
+				fprintf(
+				    out,
+				    "  outside any %s -> %s: %" PRIu64 " of %" PRIu64 " calls\n",
+				    q->layer, osp_profile_label(p, li, sizeof(li)), q->count, of);
+		}
+	}
+	if (any)
+		fputc('\n', out);
 }

@@ -397,5 +397,9 @@ void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct o
                           const struct osp_preempt_view *pv);
 /* "likely nested" hints, one line each. Prints nothing when n == 0. */
 void osp_print_nest_hints(FILE *out, const struct osp_nest_hint *h, size_t n);
+/* The measured nesting of s (profiles' parent tables): for each op, how many
+ * of its calls ran inside each operation of the layer above; nothing when
+ * nothing was measured. */
+void osp_print_nesting_measured(FILE *out, const struct osp_set *s);
 
 #endif

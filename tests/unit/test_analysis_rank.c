@@ -93,6 +93,47 @@ static void test_nesting(void)
 	osp_set_free(s);
 }
 
+/* Count matches the order of layers forbids, or that a measurement already
+ * answers, are never offered: a system call does not call a user-level op,
+ * two system calls do not nest, and an fs op whose system-call parents were
+ * measured gets no guessed parent at that layer. */
+static void test_nesting_rules(void)
+{
+	struct osp_set *s = osp_set_new(1);
+	struct osp_profile *p[6];
+	const char *const key[6][2] = {{"syscall", "unlink"},     {"user", "open"},
+	                               {"syscall", "read"},       {"syscall", "write"},
+	                               {"syscall", "getdents64"}, {"fs", "ext4_readdir"}};
+	const uint64_t v[6] = {90000, 500, 80000, 700, 100000, 3000};
+	for (int i = 0; i < 6; i++) {
+		p[i] = osp_set_get(s, key[i][0], key[i][1], NULL, 0);
+		for (int k = 0; k < 100; k++)
+			osp_profile_add(s, p[i], v[i], 0);
+	}
+	struct osp_nest_hint *h;
+	long n = osp_nesting_hints(s, -1, &h);
+	int getdents_guess = 0, wrong = 0;
+	for (long i = 0; i < n; i++) {
+		const struct osp_profile *o = h[i].outer, *in = h[i].inner;
+		if (o == p[4] && in == p[5])
+			getdents_guess++;
+		if (!strcmp(in->layer, "user") ||
+		    (!strcmp(o->layer, "syscall") && !strcmp(in->layer, "syscall")))
+			wrong = 1;
+		for (long j = 0; j < i; j++)
+			wrong |= h[j].outer == o && h[j].inner == in; /* a pair twice */
+	}
+	CHECK(!wrong);
+	CHECK(getdents_guess == 1); /* nothing measured yet: one guess */
+	free(h);
+	CHECK(osp_profile_add_parent(p[5], "syscall", "getdents64", NULL, 0, 100) == 0);
+	n = osp_nesting_hints(s, -1, &h);
+	for (long i = 0; i < n; i++)
+		CHECK(!(h[i].inner == p[5] && !strcmp(h[i].outer->layer, "syscall")));
+	free(h);
+	osp_set_free(s);
+}
+
 /* Eq. 3.5 with the seed's numbers: Y = 0.01, t_cpu = t_period / 2 = 2^14,
  * Q = 2^26 gives 5.8e-10 (seed: "10^-9"); Y = 0.1, 2^18: 0.7e-6 (seed). */
 static void test_preempt_prob(void)
@@ -266,6 +307,7 @@ int main(void)
 {
 	RUN(test_rank);
 	RUN(test_nesting);
+	RUN(test_nesting_rules);
 	RUN(test_preempt_prob);
 	RUN(test_preempt_predict);
 	RUN(test_annotate);

@@ -1,0 +1,52 @@
+# Measured nesting against bpftrace in the same run: N write()+fsync() pairs
+# on an ext4 loop image; bpftrace counts the ext4 fs events by the system
+# call in flight on the same thread, and `osprof report` must state the same
+# parents with the same counts ("syscall:fsync -> fs:ext4_sync_file: N of N
+# calls"). The report offers no count guess that the order of layers
+# forbids, and every nesting line is measured or says "guess".
+. "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/kl_lib.sh"
+need_root
+need_btf
+command -v bpftrace >/dev/null || skip "needs bpftrace (ground truth)"
+kl_ext4 32
+N=60
+cat >"$TMP/truth.bt" <<'EOF'
+tracepoint:raw_syscalls:sys_enter /comm == "kl_fsync"/ { @in[tid] = args->id; }
+tracepoint:raw_syscalls:sys_exit /comm == "kl_fsync"/ { delete(@in[tid]); }
+tracepoint:ext4:ext4_sync_file_enter /comm == "kl_fsync"/ { @sync[@in[tid]] = count(); }
+tracepoint:ext4:ext4_da_write_begin /comm == "kl_fsync"/ { @wb[@in[tid]] = count(); }
+EOF
+bpftrace "$TMP/truth.bt" >"$TMP/truth.out" 2>"$TMP/truth.err" &
+bt=$!
+# bpftrace prints "Attaching N probes..." once its probes are live.
+for _ in $(seq 600); do
+	grep -q '^Attaching' "$TMP/truth.out" && break
+	kill -0 $bt 2>/dev/null || fail "bpftrace exited: $(cat "$TMP/truth.err")"
+	sleep 0.1
+done
+grep -q '^Attaching' "$TMP/truth.out" || fail "bpftrace did not attach within 60 s"
+OSPROF_FS_SUBSYS=ext4 "$OSPROF" run -l syscall,fs -o "$TMP/n.osp" -- \
+	"$PROGS/kl_fsync" "$KL_MNT/f" $N 2>"$TMP/err" || fail "osprof run failed: $(cat "$TMP/err")"
+kill -INT $bt
+wait $bt
+# bpftrace map lines: "@sync[74]: 60" (74 = fsync, 1 = write on x86_64)
+truth() { sed -n "s/^@$1\[$2\]: \([0-9]*\)$/\1/p" "$TMP/truth.out"; }
+expect_eq "bpftrace: ext4_sync_file under fsync" "$(truth sync 74)" $N
+"$OSPROF" report "$TMP/n.osp" >"$TMP/r.txt" || fail "report failed"
+grep -q "^  syscall:fsync -> fs:ext4_sync_file fs=ext4: $(truth sync 74) of $N calls$" "$TMP/r.txt" ||
+	fail "measured fsync nesting differs from bpftrace ($(truth sync 74)): $(grep -- '->' "$TMP/r.txt")"
+wb=$(truth wb 1)
+[ -n "$wb" ] || fail "bpftrace saw no write_begin under write: $(cat "$TMP/truth.out")"
+grep -Eq "^  syscall:write -> fs:ext4(_da)?_write fs=ext4: $wb of [0-9]+ calls$" "$TMP/r.txt" ||
+	fail "measured write nesting differs from bpftrace ($wb): $(grep -- '->' "$TMP/r.txt")"
+# Every nesting line is measured or a guess; none goes up the layers.
+sed -n '/^Nesting/,/^$/p' "$TMP/r.txt" >"$TMP/nest.txt"
+if grep -E '^  ' "$TMP/nest.txt" | grep -Ev -- ' -> |: guess: ' | grep -q .; then
+	fail "a nesting line neither measured nor a guess: $(cat "$TMP/nest.txt")"
+fi
+if grep -E 'guess: (syscall|fs):[^ ]+ may call user:|guess: syscall:[^ ]+ may call syscall:' \
+	"$TMP/nest.txt"; then
+	fail "a guess the order of layers forbids"
+fi
+exit 0
