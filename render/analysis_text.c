@@ -286,29 +286,65 @@ static const char *parent_label(const struct osp_parent *q, char *buf, size_t le
 	return buf;
 }
 
+/* Parents of one layer, most calls first, shown per profile and layer. */
+#define NEST_SHOWN 3
+
+static int by_calls(const void *x, const void *y)
+{
+	const struct osp_parent *a = *(const struct osp_parent *const *)x;
+	const struct osp_parent *b = *(const struct osp_parent *const *)y;
+	return a->count < b->count ? 1 : a->count > b->count ? -1 : 0;
+}
+
+/* The parents of p at `layer`: the NEST_SHOWN with most calls, the rest
+ * summed on one line. */
+static void print_layer_parents(FILE *out, const struct osp_profile *p, const char *layer)
+{
+	const struct osp_parent **q = malloc(p->nparents * sizeof(*q));
+	char li[256], lo[256];
+	size_t n = 0;
+	if (!q)
+		return;
+	for (size_t k = 0; k < p->nparents; k++)
+		if (!strcmp(p->parents[k].layer, layer))
+			q[n++] = &p->parents[k];
+	qsort(q, n, sizeof(*q), by_calls);
+	uint64_t of = osp_profile_parent_total(p, layer), rest = 0;
+	osp_profile_label(p, li, sizeof(li));
+	for (size_t k = 0; k < n; k++) {
+		if (k >= NEST_SHOWN)
+			rest += q[k]->count;
+		else if (q[k]->op)
+			fprintf(out, "  %s -> %s: %" PRIu64 " of %" PRIu64 " calls\n",
+			        parent_label(q[k], lo, sizeof(lo)), li, q[k]->count, of);
+		else
+			fprintf(out, "  outside any %s -> %s: %" PRIu64 " of %" PRIu64 " calls\n",
+			        layer, li, q[k]->count, of);
+	}
+	if (n > NEST_SHOWN)
+		fprintf(out, "  %zu more at %s -> %s: %" PRIu64 " of %" PRIu64 " calls\n",
+		        n - NEST_SHOWN, layer, li, rest, of);
+	free(q);
+}
+
 void osp_print_nesting_measured(FILE *out, const struct osp_set *s)
 {
 	int any = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		const struct osp_profile *p = s->profiles[i];
-		char li[256], lo[256];
 		for (size_t k = 0; k < p->nparents; k++) {
-			const struct osp_parent *q = &p->parents[k];
+			const char *layer = p->parents[k].layer;
+			size_t first = 0;
+			while (strcmp(p->parents[first].layer, layer))
+				first++;
+			if (first != k)
+				continue; /* this layer was printed at its first entry */
 			if (!any++)
 				fputs(
 				    "Nesting, measured (the operation in flight at the layer above "
 				    "when each call ran):\n",
 				    out);
-			uint64_t of = osp_profile_parent_total(p, q->layer);
-			if (q->op)
-				fprintf(out, "  %s -> %s: %" PRIu64 " of %" PRIu64 " calls\n",
-				        parent_label(q, lo, sizeof(lo)),
-				        osp_profile_label(p, li, sizeof(li)), q->count, of);
-			else
-				fprintf(
-				    out,
-				    "  outside any %s -> %s: %" PRIu64 " of %" PRIu64 " calls\n",
-				    q->layer, osp_profile_label(p, li, sizeof(li)), q->count, of);
+			print_layer_parents(out, p, layer);
 		}
 	}
 	if (any)
