@@ -51,7 +51,7 @@ if [ "$UNIT_ONLY" -eq 0 ]; then
 			sp=$(grep -c '^subtest ok ' "$log")
 			sf=$(grep -c '^subtest not ok ' "$log")
 			ss=$(grep -c '^subtest skip ' "$log")
-			sed -n "s|^subtest \(ok\|not ok\|skip\) |\1 $name/|p; /^    /p" "$log"
+			sed -n "s#^subtest \(ok\|not ok\|skip\) #\1 $name/#p; /^    /p" "$log"
 			pass=$((pass + sp))
 			skipn=$((skipn + ss))
 			failn=$((failn + sf))
