@@ -45,6 +45,18 @@ static int in_list(const char *list, const char *name)
 	return strstr(list, key) != NULL;
 }
 
+/* OSPROF_FSOPS_OPS=read_iter,fsync narrows the members timed (fewer
+ * probes: tests, or a user who wants a few ops of many file systems). */
+static int wanted_op(const char *name)
+{
+	const char *only = getenv("OSPROF_FSOPS_OPS");
+	char list[512];
+	if (!only || !*only)
+		return 1;
+	snprintf(list, sizeof(list), ",%s,", only);
+	return in_list(list, name);
+}
+
 static int is_pseudo(const char *type)
 {
 	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
@@ -262,7 +274,8 @@ static int decode(const struct btf *btf, const struct ksyms *ks, int tbl,
 		const char *name = btf__name_by_offset(btf, m[i].name_off);
 		__u32 off = btf_member_bit_offset(t, i) / 8;
 		__u64 addr;
-		if (!name || !in_list(members[tbl], name) || off + 8 > po->len[tbl])
+		if (!name || !in_list(members[tbl], name) || !wanted_op(name) ||
+		    off + 8 > po->len[tbl])
 			continue;
 		memcpy(&addr, po->tbl[tbl] + off, sizeof(addr));
 		unsigned idx = 0, kind = arg_kind(btf, m[i].type, &idx);

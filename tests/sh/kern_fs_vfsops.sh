@@ -14,6 +14,9 @@ need_root
 need_btf
 command -v strace >/dev/null || skip "needs strace"
 N=50
+# The three ops checked (each probe costs an attach and detach, slow under
+# the VM phase's emulation; tests/sh/kern_demo.sh runs with all of them).
+export OSPROF_FSOPS_OPS=read_iter,write_iter,fsync
 cc -O2 -static -o "$TMP/fsops_rw" "$ROOT/tests/progs/fsops_rw.c" 2>"$TMP/cc.err" ||
 	skip "cannot link statically (libc.a missing?): $(head -n 1 "$TMP/cc.err")"
 # The program lives on ramfs, a type not measured: exec reads it through
