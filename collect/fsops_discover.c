@@ -126,25 +126,6 @@ static int add_mount(const char *type, const char *mnt, void *ctx)
 	return 0;
 }
 
-static int found_type(const char *type, const char *mnt, void *ctx)
-{
-	(void)mnt;
-	return !strcmp(type, (const char *)ctx);
-}
-
-int fsops_type_mounted(const char *type)
-{
-	struct want w = {0};
-	struct fsops_found f = {0};
-	char list[80];
-	snprintf(list, sizeof(list), ",%s,", type);
-	w.types = list;
-	w.out = &f;
-	each_mount(add_mount, &w);
-	(void)found_type;
-	return f.nfs > 0;
-}
-
 /* fd, if it is on a file system of type magic; else closed, -1. By the
  * statfs type, not st_dev: overlayfs reports its lower layers' devices for
  * files. */
