@@ -407,8 +407,9 @@ void fsops_list(FILE *out, int verbose, int json)
 			        "ops\",\"fs\":\"%s\",\"functions\":%zu,\"mode\":\"%s\"}",
 			        types, fd.nfn, mode);
 		} else {
-			fprintf(out, "  vfs ops  %zu functions of the ops tables of %s via %s\n",
-			        fd.nfn, *types ? types : "(no file system mounted)", mode);
+			fprintf(out, "  vfs ops  %zu functions of the ops tables of %s%s%s\n",
+			        fd.nfn, *types ? types : "(no file system mounted)",
+			        strncmp(mode, "unavailable", 11) ? " via " : ": ", mode);
 			for (size_t i = 0; verbose && i < fd.nfn; i++)
 				fprintf(out, "    %-16s %s\n", fd.fn[i].op, fd.fn[i].name);
 		}

@@ -45,6 +45,18 @@ static int in_list(const char *list, const char *name)
 	return strstr(list, key) != NULL;
 }
 
+/* OSPROF_FSOPS_OPS=read_iter,fsync narrows the members timed (fewer
+ * probes: tests, or a user who wants a few ops of many file systems). */
+static int wanted_op(const char *name)
+{
+	const char *only = getenv("OSPROF_FSOPS_OPS");
+	char list[512];
+	if (!only || !*only)
+		return 1;
+	snprintf(list, sizeof(list), ",%s,", only);
+	return in_list(list, name);
+}
+
 static int is_pseudo(const char *type)
 {
 	for (size_t i = 0; i < sizeof(pseudo) / sizeof(pseudo[0]); i++)
@@ -112,25 +124,6 @@ static int add_mount(const char *type, const char *mnt, void *ctx)
 	snprintf(fs->type, sizeof(fs->type), "%s", type);
 	snprintf(fs->mnt, sizeof(fs->mnt), "%s", mnt);
 	return 0;
-}
-
-static int found_type(const char *type, const char *mnt, void *ctx)
-{
-	(void)mnt;
-	return !strcmp(type, (const char *)ctx);
-}
-
-int fsops_type_mounted(const char *type)
-{
-	struct want w = {0};
-	struct fsops_found f = {0};
-	char list[80];
-	snprintf(list, sizeof(list), ",%s,", type);
-	w.types = list;
-	w.out = &f;
-	each_mount(add_mount, &w);
-	(void)found_type;
-	return f.nfs > 0;
 }
 
 /* fd, if it is on a file system of type magic; else closed, -1. By the
@@ -262,7 +255,8 @@ static int decode(const struct btf *btf, const struct ksyms *ks, int tbl,
 		const char *name = btf__name_by_offset(btf, m[i].name_off);
 		__u32 off = btf_member_bit_offset(t, i) / 8;
 		__u64 addr;
-		if (!name || !in_list(members[tbl], name) || off + 8 > po->len[tbl])
+		if (!name || !in_list(members[tbl], name) || !wanted_op(name) ||
+		    off + 8 > po->len[tbl])
 			continue;
 		memcpy(&addr, po->tbl[tbl] + off, sizeof(addr));
 		unsigned idx = 0, kind = arg_kind(btf, m[i].type, &idx);

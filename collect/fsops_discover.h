@@ -11,7 +11,6 @@ struct fsops_fn {
 	char name[128];         /* kernel function, e.g. shmem_file_read_iter */
 	char op[32];            /* the ops member it fills, e.g. read_iter */
 	unsigned arg_idx, kind; /* the argument leading to the super_block */
-	unsigned fs_mask_lo;    /* which of the first 32 fs types use it (list) */
 };
 
 struct fsops_fs {
@@ -34,8 +33,5 @@ struct fsops_found {
  * functions. 0, or -errno after printing one line. */
 int fsops_discover(const char *types, struct fsops_found *out);
 void fsops_found_free(struct fsops_found *f);
-
-/* 1 if a mount of this type exists (for --fs checks). */
-int fsops_type_mounted(const char *type);
 
 #endif

@@ -51,10 +51,17 @@ if [ "$UNIT_ONLY" -eq 0 ]; then
 			sp=$(grep -c '^subtest ok ' "$log")
 			sf=$(grep -c '^subtest not ok ' "$log")
 			ss=$(grep -c '^subtest skip ' "$log")
-			sed -n "s|^subtest \(ok\|not ok\|skip\) |\1 $name/|p; /^    /p" "$log"
+			sed -n "s#^subtest \(ok\|not ok\|skip\) #\1 $name/#p; /^    /p" "$log"
 			pass=$((pass + sp))
 			skipn=$((skipn + ss))
 			failn=$((failn + sf))
+			# the batch itself failed (the VM timed out): a failure too
+			if [ "$rc" -ne 0 ] && ! grep -q '^subtest-done' "$log"; then
+				sf=$((sf + 1))
+				failn=$((failn + 1))
+				echo "not ok $name (${secs}s): the batch did not finish"
+				grep -v '^subtest\|^    ' "$log" | tail -n 10 | sed 's/^/    /'
+			fi
 			if [ "$sf" -gt 0 ]; then
 				failed+=("$name")
 			elif [ "$rc" -ne 0 ]; then

@@ -1,22 +1,17 @@
-/* fsops_rw PATH N: N pwrite64, N pread64 and N fsync of one 4 KiB block
- * each on PATH (created), for exact counts of the fs layer's VFS ops
+/* fsops_rw N PATH...: N pwrite64, N pread64 and N fsync of one 4 KiB block
+ * each on every PATH (created), for exact counts of the fs layer's VFS ops
  * (write_iter, read_iter, fsync). Tests link it statically so that no
- * dynamic loader reads libraries on the file system under test. */
+ * dynamic loader reads libraries on the file systems under test. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-int main(int argc, char **argv)
+static int work(const char *path, long n)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: fsops_rw PATH N\n");
-		return 2;
-	}
-	long n = atol(argv[2]);
-	int fd = open(argv[1], O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		perror(argv[1]);
+		perror(path);
 		return 1;
 	}
 	static char buf[4096];
@@ -30,4 +25,17 @@ int main(int argc, char **argv)
 		if (fsync(fd))
 			return 1;
 	return close(fd) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: fsops_rw N PATH...\n");
+		return 2;
+	}
+	long n = atol(argv[1]);
+	for (int i = 2; i < argc; i++)
+		if (work(argv[i], n))
+			return 1;
+	return 0;
 }

@@ -7,7 +7,9 @@
  *   kern_sys sleep N USEC              N nanosleep(USEC), timer slack 1 ns
  *   kern_sys bimodal N                 N readv() of /dev/null (returns at once: no
  *                                      scheduling point inside), then N
- *                                      readv() of a pipe a child writes to every 5 ms
+ *                                      readv() of a pipe a child writes to 5 ms
+ *                                      after each "go" byte the parent sends
+ *                                      just before the readv
  *   kern_sys phases MS                 getpgid(0) for MS ms, then getsid(0) for MS ms
  *   kern_sys spin MS                   getpgid(0) for MS ms
  *   kern_sys spinread MS               read(/dev/zero, 4 KiB) for MS ms: cheap
@@ -112,9 +114,18 @@ int main(int argc, char **argv)
 		for (long i = 0; i < n; i++)
 			if (readv(null, &iov, 1) != 0)
 				return 1;
+		/* A hand-shake, not a free-running writer: the child starts its
+		 * 5 ms only when the parent is about to wait, so each readv lasts
+		 * >= 5 ms even when the parent runs late (a slow or emulated
+		 * machine), which a writer on its own clock cannot promise. */
+		int go[2];
+		if (pipe(go))
+			return 1;
 		pid_t w = fork();
 		if (w == 0) {
 			for (long i = 0; i < n; i++) {
+				if (read(go[0], &c, 1) != 1)
+					_exit(1);
 				nsleep(5000000);
 				if (write(p[1], "x", 1) != 1)
 					_exit(1);
@@ -122,7 +133,7 @@ int main(int argc, char **argv)
 			_exit(0);
 		}
 		for (long i = 0; i < n; i++)
-			if (readv(p[0], &iov, 1) != 1)
+			if (write(go[1], "g", 1) != 1 || readv(p[0], &iov, 1) != 1)
 				return 1;
 		waitpid(w, NULL, 0);
 		return 0;

@@ -25,7 +25,8 @@ n=$(prof_count "$TMP/r.osp" "syscall getpgid pid=$target")
 [ "$n" -gt 0 ] || fail "no getpgid of pid $target"
 expect_eq "profiles of other processes" "$(grep -c "^profile syscall .* pid=$other" "$TMP/r.osp")" 0
 grep -q '^meta attach_modes .*syscall:' "$TMP/r.osp" || fail "attach_modes not recorded"
-grep -q '^meta probe_cost_ns [1-9]' "$TMP/r.osp" || fail "probe_cost_ns not recorded"
+# recorded; 0 when calibration cannot tell the probe from noise (under emulation)
+grep -q '^meta probe_cost_ns [0-9]' "$TMP/r.osp" || fail "probe_cost_ns not recorded"
 
 # SIGTERM writes the profile too.
 "$OSPROF" record -l syscall -p $target -o "$TMP/t.osp" 2>"$TMP/err.term" &

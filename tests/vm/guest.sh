@@ -27,3 +27,4 @@ grep -v '^#' tests/vm/tests.list | while read -r name flags; do
 	fi
 done
 rm -f "$log"
+echo "subtest-done"
