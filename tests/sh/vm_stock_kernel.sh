@@ -19,11 +19,26 @@ trap 'rm -rf "$TMP" "$SNAP"' EXIT
 tar -C "$BUILD" --exclude=./obj --exclude=./gen -cf - . | tar -C "$SNAP" -xf - ||
 	fail "cannot snapshot $BUILD"
 BUILD=$SNAP
+# One boot runs the batch. A guest that does not finish (emulation has
+# soft-locked the 6.1 guest once in several runs, see docs/vm-testing.md) is
+# booted once more, said loudly; a test that fails is never retried.
+run_vm() {
+	VM_TIMEOUT=${VM_TIMEOUT:-570} VM_MEM=${VM_MEM:-3G} VM_APPEND="${VM_APPEND:-}" \
+		"$ROOT/scripts/vm-run.sh" env VM_FILTER="${VM_FILTER:-}" BUILD="$BUILD" \
+		bash "$ROOT/tests/vm/guest.sh" >"$TMP/out" 2>"$TMP/err"
+}
 start=$(date +%s)
-VM_TIMEOUT=${VM_TIMEOUT:-570} VM_MEM=${VM_MEM:-3G} VM_APPEND="${VM_APPEND:-}" \
-	"$ROOT/scripts/vm-run.sh" env VM_FILTER="${VM_FILTER:-}" BUILD="$BUILD" \
-	bash "$ROOT/tests/vm/guest.sh" >"$TMP/out" 2>"$TMP/err"
+run_vm
 rc=$?
+if ! grep -q '^subtest-done' "$TMP/out"; then
+	echo "vm phase: the guest did not finish (exit $rc) after $(($(date +%s) - start)) s;" \
+		"booting it once more. Its output was:" >&2
+	sed 's/^subtest /first boot: /' "$TMP/out" >&2
+	tail -n 30 "$TMP/err" >&2
+	start=$(date +%s)
+	run_vm
+	rc=$?
+fi
 cat "$TMP/out"
 echo "vm phase: $(($(date +%s) - start)) s, guest exit $rc"
 [ $rc -eq 0 ] || { tail -n 30 "$TMP/err"; fail "the VM did not run the tests (exit $rc)"; }
