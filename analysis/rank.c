@@ -98,14 +98,15 @@ static int layer_depth(const char *layer)
 
 /* Whether a count match may suggest that outer calls inner: only from a
  * higher layer to a lower one, or between two fs ops (a VFS op calls
- * another: readdir -> readpage, seed 000 §3.1.2); never where the
- * collectors measured inner's parents at outer's layer. */
+ * another: readdir -> readpage, seed 000 §3.1.2); never for an inner op
+ * whose parents were measured (at any layer: a measured system call
+ * already says which user-level call could hold it). */
 static int may_nest(const struct osp_profile *outer, const struct osp_profile *inner)
 {
 	int o = layer_depth(outer->layer), i = layer_depth(inner->layer);
 	if (o < 0 || i < 0 || o == 4)
 		return 0;
-	if (osp_profile_parent_total(inner, outer->layer))
+	if (inner->nparents)
 		return 0;
 	return i > o || (i == o && o == 2);
 }
