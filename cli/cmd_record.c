@@ -94,6 +94,8 @@ int cmd_record(int argc, char **argv)
 	int next, rc = osp_collect_parse("record", usage_head, 1, argc, argv, &o, &next);
 	if (rc)
 		return rc == 1 ? OSP_EXIT_OK : rc;
+	if ((rc = osp_collect_check_output("record", o.output)))
+		return rc;
 	uint64_t interval;
 	long count;
 	if ((rc = parse_positional(argc, argv, next, &interval, &count)))

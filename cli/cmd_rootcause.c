@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/progress.h"
+#include "cli/collect_opts.h"
 #include "rootcause/output.h"
 #include "rootcause/peaks.h"
 #include "rootcause/rootcause.h"
@@ -523,6 +524,9 @@ int cmd_rootcause(int argc, char **argv)
 		o.backend = o.cmd && o.func ? "trampoline" : "uprobe";
 	if (o.syscall && !strcmp(o.backend, "trampoline"))
 		return osp_usage_err("rootcause", "--backend trampoline applies to --func only");
+	int rc = osp_collect_check_output("rootcause", o.output);
+	if (rc)
+		return rc;
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -93,6 +93,8 @@ int cmd_run(int argc, char **argv)
 		return rc == 1 ? OSP_EXIT_OK : rc;
 	if (next >= argc)
 		return osp_usage_err("run", "no command given");
+	if ((rc = osp_collect_check_output("run", o.output)))
+		return rc;
 	char **cmdv = argv + next;
 	if (osp_find_command(cmdv[0])) {
 		fprintf(stderr, "osprof run: %s: command not found\n", cmdv[0]);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/collect_opts.h"
+#include <osprof/output.h>
 
 const char osp_collect_opts_help[] =
     "  -l, --layers LIST     layers to profile, comma-separated: user, syscall, fs,\n"
@@ -320,4 +321,12 @@ void osp_collect_session_free(struct osp_session *s, const struct osp_layer **la
 			layers[i]->destroy(s, i);
 	osp_set_free(s->set);
 	s->set = NULL;
+}
+
+int osp_collect_check_output(const char *cmd, const char *output)
+{
+	char err[512];
+	if (output && osp_output_check(output, err, sizeof(err)) < 0)
+		return osp_usage_err(cmd, "-o %s", err);
+	return 0;
 }

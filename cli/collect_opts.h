@@ -31,6 +31,10 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 
 /* Resolves o->layers (or the defaults: syscall,fs,block,lock as root when
  * compiled in, else user) into layers[]; 0 or 2 after an error. */
+/* Checks that -o can be written (directory exists and is writable, the
+ * target is no directory) before anything is attached or started: one line
+ * and OSP_EXIT_USAGE when not, else 0. */
+int osp_collect_check_output(const char *cmd, const char *output);
 int osp_collect_layers(const char *cmd, const struct osp_collect_opts *o,
                        const struct osp_layer **layers, int *nlayers);
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <zstd.h>
 #include <osprof/clock.h>
+#include <osprof/output.h>
 #include "trace/internal.h"
 
 struct seg_file {
@@ -431,10 +432,11 @@ struct osp_trace_writer *osp_trace_writer_open(const struct osp_trace_writer_opt
 		         strerror(-rc));
 		goto fail;
 	}
-	if (access(w->dir, W_OK) < 0) {
-		snprintf(err, errlen, "%s: not writable: %s", w->dir, strerror(errno));
+	/* mkdir_p takes an existing name of any kind: it must be a directory
+	 * the user may write (-w /etc/passwd fails here, before any event). */
+	if (osp_output_check_dir(w->dir, err, errlen) < 0 ||
+	    (w->archive && osp_output_check_dir(w->archive, err, errlen) < 0))
 		goto fail;
-	}
 	scan_existing(w);
 	reset_block(w);
 	return w;
