@@ -22,8 +22,12 @@ n=$(cat "$TMP/n")
 sl=$(kl_count "$TMP/s0.osp" sched offcpu reason=sleep)
 pr=$(kl_count "$TMP/s0.osp" sched offcpu reason=preempted)
 # one switch-out per nanosleep, plus a few while the program starts; a timer
-# that fires before the switch finds the task runnable again (preempted)
-[ $((sl + pr)) -ge "$n" ] && [ $((sl + pr)) -le $((n + 10)) ] && [ $((2 * sl)) -ge "$n" ] ||
+# that fires before the switch finds the task runnable again (preempted). A
+# timer that fires before schedule() is reached (the vCPU stalled for 1 ms
+# between arming it and the check, seen once on a loaded CI host) ends that
+# nanosleep with no switch at all: allow a deficit of 5 % (at least 2).
+slack=$((n / 20 > 2 ? n / 20 : 2))
+[ $((sl + pr + slack)) -ge "$n" ] && [ $((sl + pr)) -le $((n + 10)) ] && [ $((2 * sl)) -ge "$n" ] ||
 	fail "off-CPU count sleep $sl + preempted $pr for $n nanosleeps"
 kl_ext4 16
 "$OSPROF" run -l sched -o "$TMP/io.osp" -- "$PROGS/kl_fsync" "$KL_MNT/f" 20 || fail "osprof run (fsync) failed"
