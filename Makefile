@@ -4,7 +4,7 @@
 SAN ?= 0
 ifeq ($(SAN),1)
 BUILD ?= build-asan
-SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 else
 BUILD ?= build
 SANFLAGS :=

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <osprof/analysis.h>
 #include <osprof/clock.h>
+#include <osprof/sort.h>
 
 static const char *const verdict_names[] = {
     [OSP_VERDICT_DIFFERS] = "differs",
@@ -323,7 +324,7 @@ int osp_diff_sets(const struct osp_set *a, const struct osp_set *b,
 		snprintf(e->reason, sizeof(e->reason), "%llu ops, %.2g %% of latency in B",
 		         (unsigned long long)p->hist.count, l * 100);
 	}
-	qsort(out->e, out->n, sizeof(*out->e), entry_rank);
+	osp_sort(out->e, out->n, sizeof(*out->e), entry_rank);
 	for (size_t i = 0; i < out->n; i++) {
 		switch (out->e[i].verdict) {
 		case OSP_VERDICT_DIFFERS:

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/analysis.h>
+#include <osprof/sort.h>
 
 static int by_total(const void *x, const void *y)
 {
@@ -36,7 +37,7 @@ long osp_rank(const struct osp_set *s, struct osp_rank_entry **out)
 	for (size_t i = 0; i < s->n; i++)
 		if (s->profiles[i]->unit == OSP_UNIT_NS)
 			e[n++].p = s->profiles[i];
-	qsort(e, n, sizeof(*e), by_total);
+	osp_sort(e, n, sizeof(*e), by_total);
 	double cum = 0;
 	for (size_t i = 0; i < n; i++) {
 		e[i].share = total > 0 ? (double)e[i].p->hist.total / total : 0;
@@ -139,7 +140,7 @@ long osp_nesting_hints(const struct osp_set *s, double tol, struct osp_nest_hint
 		if (p->unit == OSP_UNIT_NS && p->hist.count >= OSP_NEST_MIN_COUNT)
 			c[nc++] = (struct cand){p->hist.count, p};
 	}
-	qsort(c, nc, sizeof(*c), by_count);
+	osp_sort(c, nc, sizeof(*c), by_count);
 	for (size_t i = 0; i < nc; i++) {
 		const struct osp_profile *outer = c[i].p;
 		unsigned np = osp_find_peaks(&outer->hist, NULL, pk, osp_nbuckets(s->r) / 2 + 2);

@@ -3,11 +3,16 @@
 #include <string.h>
 #include "cli/cli.h"
 
-static const char usage[] = "usage: osprof merge -o OUT FILE...\n\n"
-                            "Adds the profile sets FILE... into OUT: histograms of the same\n"
-                            "(layer, op, dimensions) are summed, lost and unpaired event counts\n"
-                            "are added, other metadata comes from the first file. All files must\n"
-                            "have the same resolution r (and slice length, when sliced).\n";
+static const char usage[] =
+    "usage: osprof merge -o OUT FILE...\n\n"
+    "Adds the profile sets FILE... into OUT: histograms of the same\n"
+    "(layer, op, dimensions) are summed, lost and unpaired event counts\n"
+    "are added, other metadata comes from the first file. All files must\n"
+    "have the same resolution r, and either all or none are sliced (-i),\n"
+    "with one slice length. Counts that would exceed 2^64-1 are refused,\n"
+    "never wrapped.\n\n"
+    "Exit status: 0 merged; 1 OUT could not be written; 2 bad usage, an\n"
+    "unreadable FILE, or FILEs that cannot be added (nothing is written).\n";
 
 int cmd_merge(int argc, char **argv)
 {
@@ -42,6 +47,15 @@ int cmd_merge(int argc, char **argv)
 		} else if (!dst) {
 			dst = s;
 			s = NULL;
+		} else if (!dst->slice_ns != !s->slice_ns) {
+			/* the sliced file's slices would sum to less than the merged
+			 * totals, and heatmaps would silently miss the other file */
+			fprintf(
+			    stderr,
+			    "osprof merge: %s: %s sliced (-i) and %s is not: merge files of one "
+			    "kind\n",
+			    argv[i], s->slice_ns ? "is" : "is not", argv[optind]);
+			rc = OSP_EXIT_USAGE;
 		} else if (osp_set_merge(dst, s, err, sizeof(err))) {
 			fprintf(stderr, "osprof merge: %s: %s\n", argv[i], err);
 			rc = OSP_EXIT_USAGE;

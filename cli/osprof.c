@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/term_safe.h"
 
 struct osp_command {
 	const char *name;
@@ -47,6 +48,9 @@ int main(int argc, char **argv)
 		printf("osprof %s\n", OSPROF_VERSION);
 		return OSP_EXIT_OK;
 	}
+	/* plot may write PNG to stdout, and top's ncurses writes escape
+	 * sequences to the descriptor: their stdout is left alone */
+	osp_term_safe_streams(strcmp(name, "plot") && strcmp(name, "top"));
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(commands[i].name, name))
 			return commands[i].fn(argc - 1, argv + 1);

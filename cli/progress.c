@@ -27,9 +27,9 @@ void osp_progress_show(struct osp_progress *p, int force, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\rosprof %s: %.1fs elapsed%s%s\033[K", p->cmd,
+	/* to the descriptor: stderr escapes control characters (term_safe.c) */
+	dprintf(STDERR_FILENO, "\rosprof %s: %.1fs elapsed%s%s\033[K", p->cmd,
 	        (double)(now - p->start_ns) / 1e9, *msg ? ", " : "", msg);
-	fflush(stderr);
 }
 
 static void human_bytes(uint64_t b, char *out, size_t len)
@@ -75,6 +75,5 @@ void osp_progress_end(struct osp_progress *p)
 {
 	if (!p->on)
 		return;
-	fputs("\r\033[K", stderr);
-	fflush(stderr);
+	dprintf(STDERR_FILENO, "\r\033[K");
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 #include <osprof/render.h>
+#include <osprof/sort.h>
 #include "cli/top_view.h"
 #include "render/vmodel.h"
 
@@ -42,7 +43,7 @@ static size_t rows_of(const struct top_view *v, struct row **out)
 		uint64_t key = v->interval_mode ? (q ? q->hist.total : 0) : p->hist.total;
 		r[n++] = (struct row){p, q, key};
 	}
-	qsort(r, n, sizeof(*r), by_key);
+	osp_sort(r, n, sizeof(*r), by_key);
 	*out = r;
 	return n;
 }

@@ -8,6 +8,7 @@
 #include <uthash.h>
 #include <osprof/output.h>
 #include <osprof/render.h>
+#include <osprof/sort.h>
 #include "cli/cli.h"
 #include "cli/trace_cmds.h"
 #include "cli/trace_common.h"
@@ -138,8 +139,7 @@ static int contains(const struct osp_trace_event *outer, const struct osp_trace_
 
 static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_host *h)
 {
-	if (c->n) /* qsort(NULL, 0, ...) is undefined */
-		qsort(c->evs, c->n, sizeof(*c->evs), cmp_tree);
+	osp_sort(c->evs, c->n, sizeof(*c->evs), cmp_tree);
 	fprintf(f, "{\"format\":\"osprof-trace-tree\",\"version\":1,\"host\":\"");
 	osp_json_string(f, h->hostname);
 	fprintf(f, "\",\"origin_ns\":%" PRIu64 ",\"threads\":[", c->origin);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <osprof/sort.h>
 #include "collect/fs_events.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -101,7 +102,7 @@ static int try_pair(const char *subsys, char **names, size_t n, const char *name
 
 int fs_pair_names(const char *subsys, char **names, size_t n, struct fs_pairs *out)
 {
-	qsort(names, n, sizeof(*names), cmp_str);
+	osp_sort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
 		int rc = try_pair(subsys, names, n, names[i], out);
 		if (rc < 0)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <osprof/sort.h>
 #include "collect/ksyms.h"
 
 struct ksym {
@@ -63,7 +64,7 @@ struct ksyms *ksyms_read(FILE *f, const char *fname)
 		ksyms_free(k);
 		return NULL;
 	}
-	qsort(k->v, k->n, sizeof(*k->v), cmp);
+	osp_sort(k->v, k->n, sizeof(*k->v), cmp);
 	return k;
 nomem:
 	ksyms_free(k);

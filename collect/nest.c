@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <osprof/sort.h>
 #include "collect/nest.h"
 #include "collect/bpf/osp_bpf.h"
 #include "collect/bpf/syscall.h"
@@ -123,6 +124,6 @@ void osp_nest_check(struct osp_set *set)
 		if (bad)
 			osp_profile_parents_free(p);
 		else if (p->nparents > 1)
-			qsort(p->parents, p->nparents, sizeof(*p->parents), by_layer_count);
+			osp_sort(p->parents, p->nparents, sizeof(*p->parents), by_layer_count);
 	}
 }

@@ -296,26 +296,53 @@ static int read_line(struct reader *rd, char *line)
 	return parse_buckets(rd, &save, b, &sum);
 }
 
+/* One line into buf (without its newline), never more than OSP_MAX_LINE
+ * bytes: the limit is checked while reading, so a hostile file (one 2 GB
+ * line, /dev/zero) costs a bounded buffer and fails at once. Returns the
+ * length, -1 at end of file, -2 too long, -3 a NUL byte. */
+static long read_bounded_line(FILE *f, char *buf)
+{
+	long n = 0;
+	int c;
+	while ((c = getc(f)) != EOF && c != '\n') {
+		if (c == '\0')
+			return -3;
+		if (n == OSP_MAX_LINE)
+			return -2;
+		buf[n++] = (char)c;
+	}
+	if (c == EOF && n == 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
 int osp_set_read(FILE *f, const char *name, struct osp_set **out, char *err, size_t errlen)
 {
 	struct reader rd = {.name = name, .err = err, .errlen = errlen};
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
+	char *line = malloc(OSP_MAX_LINE + 1);
+	long len = 0;
 	int rc = 0, ended = 0;
 	*out = NULL;
-	while (!ended && (len = getline(&line, &cap, f)) >= 0) {
+	if (!line) {
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -1;
+	}
+	while (!ended && (len = read_bounded_line(f, line)) >= 0) {
 		rd.line++;
-		if (len && line[len - 1] == '\n')
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
-			rc = fail(&rd, "binary data (NUL byte): not an osprof profile set");
-			break;
-		}
 		rc = read_line(&rd, line);
 		if (rc < 0)
 			break;
 		ended = rc == 1;
+	}
+	if (len < -1) {
+		rd.line++;
+		rc = len == -2 ? fail(&rd, "line longer than %d bytes", OSP_MAX_LINE)
+		               : fail(&rd, "binary data (NUL byte): not an osprof profile set");
+	} else if (rc >= 0 && ended && getc(f) != EOF) {
+		/* e.g. `cat a.osp b.osp`: reading only a would hide b */
+		rd.line++;
+		rc = fail(&rd, "data after 'end' (concatenated files? use osprof merge)");
 	}
 	free(line);
 	if (rc >= 0 && !ended) {

@@ -79,10 +79,21 @@ int osp_hist_merge(struct osp_hist *dst, const struct osp_hist *src)
 {
 	if (dst->r != src->r)
 		return -EINVAL;
+	/* Counts are checked before anything changes: a wrapped counter would
+	 * be a plausible-looking wrong number, so the sum is refused instead.
+	 * The total (a sum of values) saturates: only values in the overflow
+	 * bucket (>= 2^63) can reach the limit, and their total is a bound. */
+	uint64_t sum;
+	for (unsigned i = 0; i < dst->nbuckets; i++)
+		if (__builtin_add_overflow(dst->buckets[i], src->buckets[i], &sum))
+			return -EOVERFLOW;
+	if (__builtin_add_overflow(dst->count, src->count, &sum))
+		return -EOVERFLOW;
 	for (unsigned i = 0; i < dst->nbuckets; i++)
 		dst->buckets[i] += src->buckets[i];
 	dst->count += src->count;
-	dst->total += src->total;
+	if (__builtin_add_overflow(dst->total, src->total, &dst->total))
+		dst->total = UINT64_MAX;
 	if (src->count) {
 		if (src->min < dst->min)
 			dst->min = src->min;
@@ -96,7 +107,8 @@ int osp_hist_check(const struct osp_hist *h)
 {
 	uint64_t sum = 0;
 	for (unsigned i = 0; i < h->nbuckets; i++)
-		sum += h->buckets[i];
+		if (__builtin_add_overflow(sum, h->buckets[i], &sum))
+			return -EOVERFLOW; /* a wrapped sum could match count by chance */
 	return sum == h->count ? 0 : -EINVAL;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <uthash.h>
 #include <osprof/profile.h>
+#include <osprof/sort.h>
 
 struct prof_node {
 	struct osp_profile p; /* first: a profile pointer is a node pointer */
@@ -69,7 +70,7 @@ void osp_set_free(struct osp_set *s)
 
 int osp_set_meta(struct osp_set *s, const char *key, const char *value)
 {
-	char *v = strdup(value);
+	char *v = strndup(value, OSP_MAX_META_VALUE);
 	if (!v)
 		return -ENOMEM;
 	for (size_t i = 0; i < s->nmeta; i++)
@@ -124,7 +125,10 @@ uint64_t osp_meta_u64(const struct osp_set *s, const char *key)
 
 int osp_meta_add_u64(struct osp_set *s, const char *key, uint64_t n)
 {
-	return osp_set_metaf(s, key, "%llu", (unsigned long long)(osp_meta_u64(s, key) + n));
+	uint64_t sum;
+	if (__builtin_add_overflow(osp_meta_u64(s, key), n, &sum))
+		return -EOVERFLOW;
+	return osp_set_metaf(s, key, "%llu", (unsigned long long)sum);
 }
 
 static int name_ok(const char *s, int dim_name)
@@ -205,7 +209,7 @@ static int sort_dims(const struct osp_dim *dims, unsigned ndims, struct osp_dim 
 				return -EINVAL;
 		out[i] = dims[i];
 	}
-	qsort(out, ndims, sizeof(*out), dim_cmp);
+	osp_sort(out, ndims, sizeof(*out), dim_cmp);
 	for (unsigned i = 1; i < ndims; i++)
 		if (!strcmp(out[i - 1].name, out[i].name))
 			return -EINVAL;
@@ -340,7 +344,10 @@ int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, siz
 	for (size_t i = 0; i < src->nmeta; i++) {
 		const char *k = src->meta[i].key;
 		if (!strcmp(k, "lost_events") || !strcmp(k, "unpaired_events")) {
-			if (osp_meta_add_u64(dst, k, strtoull(src->meta[i].value, NULL, 10)))
+			int rc = osp_meta_add_u64(dst, k, strtoull(src->meta[i].value, NULL, 10));
+			if (rc == -EOVERFLOW)
+				goto overflow_meta;
+			if (rc)
 				goto nomem;
 		} else if (!osp_get_meta(dst, k) && osp_set_meta(dst, k, src->meta[i].value)) {
 			goto nomem;
@@ -358,11 +365,17 @@ int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, siz
 			return -EINVAL;
 		}
 		dp->unit = sp->unit;
-		osp_hist_merge(&dp->hist, &sp->hist);
+		if (osp_hist_merge(&dp->hist, &sp->hist) == -EOVERFLOW) {
+			snprintf(err, errlen,
+			         "profile %s:%s: a count would exceed 2^64-1; not added", sp->layer,
+			         sp->op);
+			return -EOVERFLOW;
+		}
 		for (size_t j = 0; j < sp->nslices; j++) {
 			uint64_t *b = osp_profile_slice(dp, sp->slices[j].index);
 			if (!b)
 				goto nomem;
+			/* bounded by the total's buckets, already checked */
 			for (unsigned k = 0; k < dp->hist.nbuckets; k++)
 				b[k] += sp->slices[j].buckets[k];
 		}
@@ -374,6 +387,9 @@ int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, siz
 		}
 	}
 	return 0;
+overflow_meta:
+	snprintf(err, errlen, "lost or unpaired event counts would exceed 2^64-1; not added");
+	return -EOVERFLOW;
 nomem:
 	snprintf(err, errlen, "out of memory");
 	return -ENOMEM;
@@ -397,7 +413,7 @@ static int by_total(const void *a, const void *b)
 void osp_set_sort_by_total(struct osp_set *s)
 {
 	if (s->n > 1)
-		qsort(s->profiles, s->n, sizeof(*s->profiles), by_total);
+		osp_sort(s->profiles, s->n, sizeof(*s->profiles), by_total);
 }
 
 uint64_t osp_set_total(const struct osp_set *s)

@@ -2,7 +2,7 @@
 # with clang together with the portable core (instrumented for coverage).
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
-FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Iinclude -I. -I$(BUILD)/gen -fsanitize=fuzzer,address,undefined
+FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Iinclude -I. -I$(BUILD)/gen -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 
 .PHONY: fuzz
 fuzz: $(FUZZ_BINS)

@@ -7,6 +7,7 @@
 #include <osprof/analysis.h>
 #include <osprof/clock.h>
 #include <osprof/render.h>
+#include <osprof/sort.h>
 
 #define MAX_MATCH 3
 
@@ -308,7 +309,7 @@ static void print_layer_parents(FILE *out, const struct osp_profile *p, const ch
 	for (size_t k = 0; k < p->nparents; k++)
 		if (!strcmp(p->parents[k].layer, layer))
 			q[n++] = &p->parents[k];
-	qsort(q, n, sizeof(*q), by_calls);
+	osp_sort(q, n, sizeof(*q), by_calls);
 	uint64_t of = osp_profile_parent_total(p, layer), rest = 0;
 	osp_profile_label(p, li, sizeof(li));
 	for (size_t k = 0; k < n; k++) {

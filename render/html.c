@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/views.h>
+#include <osprof/sort.h>
 #include "render/vmodel.h"
 #include "html_assets.h"
 
@@ -137,7 +138,7 @@ static struct pidx *index_set(const struct osp_set *s)
 		return NULL;
 	for (size_t i = 0; i < s->n; i++)
 		v[i] = (struct pidx){s->profiles[i], (long)i};
-	qsort(v, s->n, sizeof(*v), by_ptr);
+	osp_sort(v, s->n, sizeof(*v), by_ptr);
 	return v;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <osprof/clock.h>
 #include <osprof/render.h>
+#include <osprof/sort.h>
 
 static void print_header(FILE *out, const struct osp_set *s)
 {
@@ -119,10 +120,10 @@ static void sort_sections(struct osp_set *s, size_t n, struct layer_acc *acc, un
 		if (a && i < n)
 			a->nprof++;
 	}
-	qsort(acc, *nacc, sizeof(*acc), cmp_acc);
+	osp_sort(acc, *nacc, sizeof(*acc), cmp_acc);
 	g_acc = acc;
 	g_nacc = *nacc;
-	qsort(s->profiles, n, sizeof(*s->profiles), cmp_section);
+	osp_sort(s->profiles, n, sizeof(*s->profiles), cmp_section);
 	g_acc = NULL;
 	g_nacc = 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/views.h>
+#include <osprof/sort.h>
 #include "render/vmodel.h"
 
 void osp_vm_totals(const struct osp_set *s, struct osp_vm_totals *t)
@@ -85,7 +86,7 @@ long osp_vm_select(const struct osp_set *s, const char *op, unsigned top,
 	for (size_t i = 0; i < s->n; i++)
 		if (osp_vm_matches(s->profiles[i], op))
 			v[n++] = s->profiles[i];
-	qsort(v, n, sizeof(*v), by_total);
+	osp_sort(v, n, sizeof(*v), by_total);
 	if (top && n > top)
 		n = top;
 	*out = v;

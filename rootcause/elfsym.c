@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <osprof/sort.h>
 
 struct gotname {
 	uint64_t got;
@@ -236,7 +237,7 @@ int rc_elf_open(const char *path, struct rc_elf **out, char *err, size_t errlen)
 	if (rc)
 		goto nomem;
 	if (e->nsyms)
-		qsort(e->syms, e->nsyms, sizeof(*e->syms), cmp_sym);
+		osp_sort(e->syms, e->nsyms, sizeof(*e->syms), cmp_sym);
 	/* Drop aliases at the same address (symtab + dynsym duplicates). */
 	size_t w = 0;
 	for (size_t i = 0; i < e->nsyms; i++) {

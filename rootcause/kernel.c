@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <osprof/osprof.h>
 #include <osprof/render.h>
+#include <osprof/sort.h>
 #include <sys/wait.h>
 #include "cli/cli.h"
 #include "collect/bpf/rc_kernel.h"
@@ -70,7 +71,7 @@ static void load_kallsyms(void)
 		ksyms[nksyms++].name = strdup(name);
 	}
 	fclose(f);
-	qsort(ksyms, nksyms, sizeof(*ksyms), cmp_ksym);
+	osp_sort(ksyms, nksyms, sizeof(*ksyms), cmp_ksym);
 }
 
 static const char *ksym(uint64_t a)
@@ -231,7 +232,7 @@ static void status_of(const struct kpath *p, char *buf, size_t len)
 static void report(FILE *out, struct kstate *k, int fd, const struct rc_opts *o,
                    const struct rc_info *in, const char *sys)
 {
-	qsort(k->p, k->np, sizeof(*k->p), cmp_path);
+	osp_sort(k->p, k->np, sizeof(*k->p), cmp_path);
 	double tot = k->lat_sum ? (double)k->lat_sum : 1;
 	if (o->folded) {
 		for (size_t i = 0; i < k->np; i++) {

@@ -271,8 +271,12 @@ long osp_trace_decode(struct osp_trace_codec *c, const uint8_t *p, size_t len,
 	} else if (fl[OSP_TG_TASK] == OSP_TF_PRESENT) {
 		GET(v);
 		GET(w);
-		int64_t tid = (int64_t)v + unzigzag(w);
-		if (v > 0xffffffffu || tid < 0 || tid > 0xffffffffll || n >= len)
+		if (v > 0xffffffffu || n >= len)
+			return -1;
+		/* pid < 2^32 and any delta: the sum cannot overflow in 64 bits
+		 * unless the delta is hostile, so add as unsigned and range-check */
+		int64_t tid = (int64_t)(v + (uint64_t)unzigzag(w));
+		if (tid < 0 || tid > 0xffffffffll)
 			return -1;
 		ev->pid = (uint32_t)v;
 		ev->tid = (uint32_t)tid;

@@ -3,9 +3,11 @@
  * cut short (crash, still being written) reads up to its last complete block. */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 #include "trace/internal.h"
 
@@ -86,9 +88,22 @@ fail:
 
 struct osp_trace_reader *osp_trace_reader_open(const char *path, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	/* O_NONBLOCK: a FIFO named like a segment must not hang the open;
+	 * anything but a regular file is refused after fstat */
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat sb;
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		snprintf(err, errlen, "%s: %s", path,
+		         errno == ELOOP ? "is a symbolic link (not followed)" : strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	FILE *f = S_ISREG(sb.st_mode) ? fdopen(fd, "rb") : NULL;
 	if (!f) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path,
+		         S_ISREG(sb.st_mode) ? strerror(errno) : "not a regular file");
+		close(fd);
 		return NULL;
 	}
 	struct osp_trace_reader *r = osp_trace_reader_fopen(f, path, err, errlen);
@@ -248,24 +263,35 @@ int osp_trace_list(const char *path, char ***paths, size_t *n, char *err, size_t
 	}
 	char **out = calloc((size_t)k + 1, sizeof(char *));
 	int rc = out ? 0 : -1;
+	size_t m = 0;
 	for (int i = 0; i < k; i++) {
 		if (out && !rc) {
 			size_t l = strlen(path) + strlen(ents[i]->d_name) + 2;
-			if ((out[i] = malloc(l)))
-				snprintf(out[i], l, "%s/%s", path, ents[i]->d_name);
-			else
+			char *p = malloc(l);
+			struct stat es;
+			if (!p) {
 				rc = -1;
+			} else if (snprintf(p, l, "%s/%s", path, ents[i]->d_name),
+			           lstat(p, &es) == 0 && !S_ISREG(es.st_mode)) {
+				/* a FIFO would hang the reader and a directory fail
+				 * the whole read: neither is a segment we wrote */
+				fprintf(stderr,
+				        "osprof: warning: %s: not a regular file; skipped\n", p);
+				free(p);
+			} else {
+				out[m++] = p;
+			}
 		}
 		free(ents[i]);
 	}
 	free(ents);
 	if (rc) {
-		osp_trace_list_free(out, (size_t)k);
+		osp_trace_list_free(out, m);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	*paths = out;
-	*n = (size_t)k;
+	*n = m;
 	return 0;
 }
 

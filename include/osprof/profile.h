@@ -8,6 +8,11 @@
 #include <osprof/hist.h>
 
 #define OSP_MAX_DIMS 6
+/* The longest line the .osp reader accepts (checked while reading), and the
+ * longest metadata value kept (escaped, at most 4 bytes a byte, it stays far
+ * below the line limit; longer values, e.g. huge command lines, are cut). */
+#define OSP_MAX_LINE       (1 << 20)
+#define OSP_MAX_META_VALUE (64 << 10)
 
 /* Units a histogram's values are in. */
 enum osp_unit { OSP_UNIT_NS = 0, OSP_UNIT_BYTES, OSP_UNIT_COUNT };
