@@ -3,16 +3,13 @@
 #include <string.h>
 #include "cli/cli.h"
 
-static const char usage[] =
-    "usage: osprof merge -o OUT FILE...\n\n"
-    "Adds the profile sets FILE... into OUT: histograms of the same\n"
-    "(layer, op, dimensions) are summed, lost and unpaired event counts\n"
-    "are added, other metadata comes from the first file. All files must\n"
-    "have the same resolution r, and either all or none are sliced (-i),\n"
-    "with one slice length. Counts that would exceed 2^64-1 are refused,\n"
-    "never wrapped.\n\n"
-    "Exit status: 0 merged; 1 OUT could not be written; 2 bad usage, an\n"
-    "unreadable FILE, or FILEs that cannot be added (nothing is written).\n";
+static const char usage[] = "usage: osprof merge -o OUT FILE...\n\n"
+                            "Adds the profile sets FILE... into OUT: histograms of the same\n"
+                            "(layer, op, dimensions) are summed, lost and unpaired event counts\n"
+                            "are added, other metadata comes from the first file. All files must\n"
+                            "have the same resolution r, and either all or none are sliced (-i),\n"
+                            "with one slice length. Counts that would exceed 2^64-1 are refused,\n"
+                            "never wrapped: FILEs that cannot be added give status 2 and no OUT.\n";
 
 int cmd_merge(int argc, char **argv)
 {

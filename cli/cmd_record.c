@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
+#include "cli/losses.h"
 #include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 
@@ -23,7 +24,12 @@ static const char usage_head[] =
     "on a signal.\n"
     "With INTERVAL (e.g. 1s), prints the histograms of each interval to stdout\n"
     "(bcc style) and stops after COUNT intervals if given; -o still gets the\n"
-    "whole run. -i DUR keeps per-slice histograms in the file instead.\n";
+    "whole run. -i DUR keeps per-slice histograms in the file instead.\n\n"
+    "Exit status: 0 written; 3 written, but events were lost (a BPF map or buffer\n"
+    "was full), after one line naming each count (--allow-loss: 0); calls in\n"
+    "flight when the probes attached end unpaired, are counted in the file and\n"
+    "are not a loss; 2 bad option, value or output path (nothing attached); 1\n"
+    "profiling cannot start here or FILE cannot be written.\n";
 
 static volatile sig_atomic_t stop_sig;
 
@@ -176,7 +182,9 @@ int cmd_record(int argc, char **argv)
 		osp_err("record: %s", err);
 	} else {
 		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
-		rc = OSP_EXIT_OK;
+		struct osp_losses lost;
+		osp_losses_read(s.set, &lost);
+		rc = osp_losses_finish("record", &lost, o.allow_loss, OSP_EXIT_OK);
 	}
 out:
 	if (s.bad_input)

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/losses.h"
 #include "cli/progress.h"
 #include "cli/collect_opts.h"
 #include "rootcause/output.h"
@@ -59,9 +60,12 @@ static const char usage[] =
     "                       per path with a 'path' dimension; osprof html shows a tree\n"
     "  -v, --verbose        details of the search on stderr\n"
     "  -q, --quiet          no progress line (elapsed, depth and node being searched;\n"
-    "                       shown only when stderr is a terminal)\n\n"
+    "                       shown only when stderr is a terminal)\n"
+    "  --allow-loss         exit 0 even when in-peak records were lost\n\n"
     "Exit status: 0 search finished, 1 failure or unfinished search (target exited\n"
-    "or interrupted; the partial tree is printed), 2 usage error.\n";
+    "or interrupted; the partial tree is printed), 2 usage error or bad output path,\n"
+    "3 search finished but in-peak records were lost (ring buffer full; one line\n"
+    "says how many; --allow-loss: 0).\n";
 
 volatile sig_atomic_t rc_stop;
 
@@ -106,7 +110,8 @@ enum {
 	O_STATE,
 	O_FOLDED,
 	O_JSON,
-	O_BACKEND
+	O_BACKEND,
+	O_ALLOW_LOSS
 };
 
 static int num(const char *flag, const char *arg, unsigned lo, unsigned hi, unsigned *out)
@@ -368,9 +373,7 @@ static int run_func(struct rc_opts *o)
 	in.search_ns = osp_now_ns() - t_search;
 	in.f0_calls = hist_total(hist);
 	in.search_calls = in.f0_calls - calls0;
-	if (be->ops->lost(be))
-		osp_err("rootcause: %" PRIu64 " in-peak records lost (ring buffer full)",
-		        be->ops->lost(be));
+	o->lost = be->ops->lost(be);
 	if (o->json)
 		rc_print_json(stdout, &s, &in);
 	else if (o->folded)
@@ -429,6 +432,7 @@ int cmd_rootcause(int argc, char **argv)
 	    {"backend", required_argument, 0, O_BACKEND},
 	    {"verbose", no_argument, 0, 'v'},
 	    {"quiet", no_argument, 0, 'q'},
+	    {"allow-loss", no_argument, 0, O_ALLOW_LOSS},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -498,6 +502,9 @@ int cmd_rootcause(int argc, char **argv)
 				                     optarg);
 			o.backend = optarg;
 			break;
+		case O_ALLOW_LOSS:
+			o.allow_loss = 1;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -531,5 +538,7 @@ int cmd_rootcause(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc_stop = 0;
-	return o.func ? run_func(&o) : rc_kernel_run(&o);
+	rc = o.func ? run_func(&o) : rc_kernel_run(&o);
+	struct osp_losses lost = {.lost_events = o.lost};
+	return osp_losses_finish("rootcause", &lost, o.allow_loss, rc);
 }

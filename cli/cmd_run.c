@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/losses.h"
 #include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 #include "cli/progress.h"
@@ -19,14 +20,16 @@
 static const char usage_head[] =
     "usage: osprof run [OPTIONS] [--] CMD [ARGS...]\n\n"
     "Runs CMD, profiles it and every process it forks, and writes the profile\n"
-    "set to -o FILE (default osprof.osp). Exits with CMD's exit status (128+N\n"
-    "if CMD was killed by signal N; 127 if CMD was not found). Before CMD\n"
-    "runs: 2 for a bad option or value (unknown symbol, malformed spec), 1 when\n"
-    "profiling cannot start here (no root, no BTF, no requested layer can\n"
-    "attach). A layer this kernel cannot serve is named once with the reason\n"
-    "and the run goes on with the others.\n"
+    "set to -o FILE (default osprof.osp). A layer this kernel cannot serve is\n"
+    "named once with the reason and the run goes on with the others.\n"
     "Ctrl-C reaches CMD; whatever was collected is still written.\n"
-    "Read the result with 'osprof report FILE'.\n";
+    "Read the result with 'osprof report FILE'.\n\n"
+    "Exit status: CMD's exit status (128+N if CMD was killed by signal N; 127 if\n"
+    "CMD was not found). When CMD exits 0 but something was lost (events, static\n"
+    "or setuid programs the user layer could not enter), 3, after one line\n"
+    "naming each count (--allow-loss: 0). Before CMD runs: 2 for a bad option,\n"
+    "value or output path, 1 when profiling cannot start here (no root, no BTF,\n"
+    "no requested layer can attach). 1 also when FILE cannot be written.\n";
 
 static volatile sig_atomic_t forward_sig;
 static pid_t child_pid;
@@ -158,6 +161,9 @@ int cmd_run(int argc, char **argv)
 	} else {
 		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
 	}
+	struct osp_losses lost;
+	osp_losses_read(s.set, &lost);
+	status = osp_losses_finish("run", &lost, o.allow_loss, status);
 out:
 	if (s.bad_input)
 		status = OSP_EXIT_USAGE;

@@ -26,7 +26,9 @@ const char osp_collect_opts_help[] =
     "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
     "                        8-10,14-18 (or zero, ovf, latencies: 10us-1ms)\n"
     "  -v, --verbose         print the attach mode chosen for each probe\n"
-    "  -q, --quiet           no progress line (shown only when stderr is a terminal)\n";
+    "  -q, --quiet           no progress line (shown only when stderr is a terminal)\n"
+    "      --allow-loss      exit 0 even when events were lost (the loss line is\n"
+    "                        still printed and the counts kept in the file)\n";
 
 static const char targets_help[] =
     "  -a, --all             the whole system\n"
@@ -34,7 +36,17 @@ static const char targets_help[] =
     "  -c, --cgroup PATH     processes of this cgroup (v2 path)\n"
     "      --comm NAME       processes with this command name\n";
 
-enum { OPT_BY = 256, OPT_SPLIT, OPT_FUNC, OPT_FS, OPT_UPROBE, OPT_CORRELATE, OPT_PEAKS, OPT_COMM };
+enum {
+	OPT_BY = 256,
+	OPT_SPLIT,
+	OPT_FUNC,
+	OPT_FS,
+	OPT_UPROBE,
+	OPT_CORRELATE,
+	OPT_PEAKS,
+	OPT_COMM,
+	OPT_ALLOW_LOSS
+};
 
 static int parse_pids(const char *cmd, const char *arg, struct osp_collect_opts *o)
 {
@@ -78,6 +90,7 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	    {"pid", required_argument, 0, 'p'},
 	    {"cgroup", required_argument, 0, 'c'},
 	    {"comm", required_argument, 0, OPT_COMM},
+	    {"allow-loss", no_argument, 0, OPT_ALLOW_LOSS},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -164,6 +177,9 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 			break;
 		case OPT_COMM:
 			o->comm = optarg;
+			break;
+		case OPT_ALLOW_LOSS:
+			o->allow_loss = 1;
 			break;
 		case 'h':
 			printf("%s\nOptions:\n%s%s", usage_head, osp_collect_opts_help,
@@ -311,6 +327,8 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	 * was preempted (osp_preempt_evidence), not "not measured". */
 	if (o->split)
 		osp_set_meta(s->set, "split", o->split);
+	if (o->all || o->npids || o->cgroup || o->comm)
+		osp_set_meta(s->set, "live_attach", "1");
 	return 0;
 }
 

@@ -16,7 +16,8 @@ struct osp_collect_opts {
 	pid_t *pids;
 	size_t npids;
 	int all, verbose;
-	int quiet; /* -q: no progress line */
+	int quiet;      /* -q: no progress line */
+	int allow_loss; /* --allow-loss: losses do not change the exit status */
 };
 
 /* Help text for the shared options, to embed in each command's --help. */

@@ -33,6 +33,24 @@ static void usage(FILE *out)
 	        "Documentation: man osprof-COMMAND, README.md and docs/ in the source tree.\n");
 }
 
+/* The exit statuses every command shares, after its own --help text (the
+ * man pages are generated from it). Commands that collect explain their
+ * own, which add 3 for losses. */
+static void exit_status_help(const char *name)
+{
+	static const char *const own[] = {"run", "record", "rootcause"};
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(name, own[i]))
+			return;
+	fputs("\nExit status: 0 success; 1 an operation failed (e.g. an output file could\n"
+	      "not be written); 2 bad usage, or an input file that cannot be read (one\n"
+	      "line names it, FILE:LINE: for a malformed file)",
+	      stdout);
+	fputs(strcmp(name, "trace") ? ".\n"
+	                            : "; 'trace record' adds 3: finished with dropped events.\n",
+	      stdout);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -52,8 +70,13 @@ int main(int argc, char **argv)
 	 * sequences to the descriptor: their stdout is left alone */
 	osp_term_safe_streams(strcmp(name, "plot") && strcmp(name, "top"));
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		if (!strcmp(commands[i].name, name))
-			return commands[i].fn(argc - 1, argv + 1);
+		if (!strcmp(commands[i].name, name)) {
+			int rc = commands[i].fn(argc - 1, argv + 1);
+			if (rc == OSP_EXIT_OK && argc == 3 &&
+			    (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")))
+				exit_status_help(name);
+			return rc;
+		}
 	fprintf(stderr, "osprof: '%s' is not a command; see 'osprof --help'\n", name);
 	return OSP_EXIT_USAGE;
 }

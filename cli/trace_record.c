@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/losses.h"
 #include "cli/spawn.h"
 #include "cli/trace_cmds.h"
 #include "cli/progress.h"
@@ -49,10 +50,15 @@ static const char usage[] =
     "  -d, --duration DUR   stop after DUR (e.g. 30s, 5m)\n"
     "  -v, --verbose        print attach modes\n"
     "  -q, --quiet          no progress line (elapsed, events/s, drops, bytes\n"
-    "                       written; shown only when stderr is a terminal)\n\n"
+    "                       written; shown only when stderr is a terminal)\n"
+    "      --allow-loss     exit 0 even when events were dropped (still counted)\n\n"
     "When the disk fills, recording goes on and events are dropped and counted;\n"
     "what is already written stays readable. Drops are stored per segment and\n"
-    "reported at exit. Read the trace with 'osprof trace dump|stats|profile DIR'.\n";
+    "reported at exit. Read the trace with 'osprof trace dump|stats|profile DIR'.\n\n"
+    "Exit status: with -- CMD, CMD's exit status (128+N if killed by signal N);\n"
+    "when it is 0 (or without CMD) and events were dropped, 3 after one line\n"
+    "naming the count (--allow-loss: 0); 2 bad option, value or -w directory\n"
+    "(nothing attached); 1 recording cannot start here.\n";
 
 static volatile sig_atomic_t stop_sig;
 static pid_t child_pid;
@@ -148,6 +154,7 @@ int trace_cmd_record(int argc, char **argv)
 	    {"zstd", no_argument, NULL, 3},
 	    {"layers", required_argument, NULL, 4},
 	    {"buffer", required_argument, NULL, 5},
+	    {"allow-loss", no_argument, NULL, 6},
 	    {NULL, 0, NULL, 0},
 	};
 	struct osp_trace_writer_opts wo = {0};
@@ -155,7 +162,7 @@ int trace_cmd_record(int argc, char **argv)
 	memset(&s, 0, sizeof(s));
 	unsigned layers = 0;
 	uint64_t duration = 0, rb = 0;
-	int c, rc, ntargets = 0, quiet = 0;
+	int c, rc, ntargets = 0, quiet = 0, allow_loss = 0;
 	const char *pid_arg = NULL;
 	optind = 1;
 	opterr = 0;
@@ -194,6 +201,9 @@ int trace_cmd_record(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = 1;
+			break;
+		case 6:
+			allow_loss = 1;
 			break;
 		case 'v':
 			s.verbose = 1;
@@ -376,6 +386,8 @@ out:;
 			        "events affected were dropped and counted\n",
 			        strerror(-wrc));
 	}
+	struct osp_losses lost = {.dropped_events = ws.dropped};
+	status = osp_losses_finish("trace record", &lost, allow_loss, status);
 	osp_set_free(s.set);
 	free(s.pids);
 	return status;

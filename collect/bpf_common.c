@@ -89,6 +89,15 @@ __u32 osp_bpf_pid_slots(void)
 	return n;
 }
 
+__u32 osp_bpf_hist_entries(__u32 dflt)
+{
+	/* A small map makes "map full" reachable in a test of loss handling
+	 * (tests/sh/cli_losses.sh) without thousands of processes. */
+	const char *e = getenv("OSPROF_HIST_ENTRIES");
+	unsigned long v = e ? strtoul(e, NULL, 10) : 0;
+	return v && v < dflt ? (__u32)v : dflt;
+}
+
 __u32 osp_bpf_thread_slots(void)
 {
 	__u32 n = osp_bpf_pid_slots();

@@ -127,6 +127,8 @@ __u32 osp_bpf_pid_slots(void);
  * threads whose tids are equal modulo the size can take each other's slot;
  * the call or operation that loses it is counted in unpaired_events. */
 #define OSP_BPF_THREAD_SLOTS_MAX (1u << 17)
+/* Entries of a keyed histogram map: dflt, or less with OSPROF_HIST_ENTRIES. */
+__u32 osp_bpf_hist_entries(__u32 dflt);
 __u32 osp_bpf_thread_slots(void);
 
 #endif

@@ -323,7 +323,7 @@ static int sys_prepare(struct osp_session *s, int slot)
 	                            s->r, st->fast)))
 		goto fail;
 	/* --by on a whole system: many processes x calls x buckets. */
-	bpf_map__set_max_entries(k->maps.sys_hists, st->fast ? 1 : 65536);
+	bpf_map__set_max_entries(k->maps.sys_hists, st->fast ? 1 : osp_bpf_hist_entries(65536));
 	st->mode = osp_bpf_tp_mode();
 	osp_bpf_pick(k->progs.sys_enter_btf, k->progs.sys_enter_raw, st->mode);
 	osp_bpf_pick(k->progs.sys_exit_btf, k->progs.sys_exit_raw, st->mode);

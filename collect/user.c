@@ -157,7 +157,8 @@ static int user_prepare(struct osp_session *s, int slot)
 			        "osprof: %s is statically linked: the user layer cannot interpose "
 			        "on it\n",
 			        s->argv[0]);
-			osp_set_meta(s->set, "user_static", path);
+			osp_meta_add_u64(s->set, "user_static", 1);
+			osp_set_meta(s->set, "user_static_paths", path);
 		}
 	}
 	return 0;
@@ -220,6 +221,40 @@ static int load_app(struct osp_session *s, const char *dir, const char *name)
 	return rc;
 }
 
+/* A note left by the preload before exec'ing an image it cannot follow
+ * (preload/exec_check.c): "static PATH" or "setuid PATH". Counted in
+ * user_static/user_setuid (the top-level command's static check stores the
+ * path in user_static_path) and said once per note on stderr. */
+static void load_escape(struct osp_session *s, int dirfd, const char *name)
+{
+	char line[4200];
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n = fd >= 0 ? read(fd, line, sizeof(line) - 1) : -1;
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return;
+	line[n] = 0;
+	line[strcspn(line, "\n")] = 0;
+	char *path = strchr(line, ' ');
+	if (!path)
+		return;
+	*path++ = 0;
+	int setuid = !strcmp(line, "setuid");
+	fprintf(stderr,
+	        "osprof: user layer: a process of the tree ran %s, which is %s: its operations "
+	        "are not profiled\n",
+	        path,
+	        setuid ? "setuid/setgid (the loader ignores LD_PRELOAD)" : "statically linked");
+	osp_meta_add_u64(s->set, setuid ? "user_setuid" : "user_static", 1);
+	const char *key = setuid ? "user_setuid_paths" : "user_static_paths";
+	const char *old = osp_get_meta(s->set, key);
+	if (!old)
+		osp_set_meta(s->set, key, path);
+	else if (!strstr(old, path))
+		osp_set_metaf(s->set, key, "%s:%s", old, path);
+}
+
 /* With -i, slices come from sampling the counter files while CMD runs. */
 static int user_attach(struct osp_session *s, int slot)
 {
@@ -260,6 +295,12 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 	struct dirent *e;
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name), sl = strlen(OSP_PF_SUFFIX);
+		if (!strncmp(e->d_name, "escape-", 7)) {
+			load_escape(s, dirfd(d), e->d_name);
+			if (reset)
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
 		if (!strncmp(e->d_name, "app-", 4) && n > 8 && !strcmp(e->d_name + n - 4, ".osp")) {
 			if (load_app(s, st->dir, e->d_name))
 				bad++;

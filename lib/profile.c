@@ -343,7 +343,13 @@ int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, siz
 		dst->slice_ns = src->slice_ns;
 	for (size_t i = 0; i < src->nmeta; i++) {
 		const char *k = src->meta[i].key;
-		if (!strcmp(k, "lost_events") || !strcmp(k, "unpaired_events")) {
+		static const char *const counts[] = {"lost_events",    "unpaired_events",
+		                                     "dropped_events", "user_static",
+		                                     "user_setuid",    "user_bad_files"};
+		int is_count = 0;
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
+			is_count |= !strcmp(k, counts[c]);
+		if (is_count) {
 			int rc = osp_meta_add_u64(dst, k, strtoull(src->meta[i].value, NULL, 10));
 			if (rc == -EOVERFLOW)
 				goto overflow_meta;

@@ -25,6 +25,12 @@ static inline void *osp_real(unsigned op)
 	void *p = __atomic_load_n(&osp_real_fns[op], __ATOMIC_RELAXED);
 	return __builtin_expect(p != 0, 1) ? p : osp_resolve(op);
 }
+/* The directory osprof collects from, NULL outside `osprof run`. */
+const char *osp_preload_dir(void);
+/* Before an exec: notes a static or setuid image the preload cannot follow
+ * (FILE searched on PATH when search; fd >= 0 for fexecve). */
+void osp_exec_check(const char *file, int search, int fd);
+
 /* dlsym(RTLD_NEXT, name) for functions outside the op table (exec*). */
 void *osp_resolve_name(const char *name);
 

@@ -177,6 +177,11 @@ void osp_preload_flag(uint32_t flag, int set)
 		__atomic_and_fetch(&h->flags, ~flag, __ATOMIC_RELEASE);
 }
 
+const char *osp_preload_dir(void)
+{
+	return dir[0] ? dir : NULL;
+}
+
 static void fork_child(void)
 {
 	osp_preload_child();

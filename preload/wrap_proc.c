@@ -65,6 +65,7 @@ spawn_common(unsigned op, pid_t *pid, const char *path, const posix_spawn_file_a
 	if (!real)
 		return ENOSYS;
 	char **env = osp_env_fix(envp);
+	osp_exec_check(path, op == OSP_OPI_posix_spawnp, -1);
 	char *slot = osp_slot();
 	uint64_t t0 = osp_stamp();
 	int rv = real(pid, path, fa, attr, argv, env);
@@ -100,6 +101,7 @@ OSP_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file
 		}                                                                                  \
 		char *const *in = OSP_EXEC_IN_##envarg;                                            \
 		char **env = osp_env_fix(in);                                                      \
+		OSP_EXEC_CHECK_##name(fnarg);                                                      \
 		osp_preload_flag(OSP_PF_EXEC, 1);                                                  \
 		int rv = real(fnarg, argv, env);                                                   \
 		int e = errno;                                                                     \
@@ -118,6 +120,12 @@ OSP_EXPORT int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file
 #define OSP_EXEC_REAL_execvpe "execvpe"
 #define OSP_EXEC_REAL_execvp  "execvpe"
 #define OSP_EXEC_REAL_fexecve "fexecve"
+
+#define OSP_EXEC_CHECK_execve(p)  osp_exec_check(p, 0, -1)
+#define OSP_EXEC_CHECK_execv(p)   osp_exec_check(p, 0, -1)
+#define OSP_EXEC_CHECK_execvpe(f) osp_exec_check(f, 1, -1)
+#define OSP_EXEC_CHECK_execvp(f)  osp_exec_check(f, 1, -1)
+#define OSP_EXEC_CHECK_fexecve(d) osp_exec_check(NULL, 0, d)
 
 OSP_EXEC(execve, const char *path, path, envp)
 OSP_EXEC(execv, const char *path, path, environ)

@@ -4,14 +4,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/clock.h>
+#include <osprof/losses.h>
 #include <osprof/render.h>
 #include <osprof/sort.h>
 
 static void print_header(FILE *out, const struct osp_set *s)
 {
-	static const char *const keys[] = {"command",         "host",         "kernel",
-	                                   "layers",          "duration_ns",  "lost_events",
-	                                   "unpaired_events", "probe_cost_ns"};
+	static const char *const keys[] = {"command",         "host",
+	                                   "kernel",          "layers",
+	                                   "duration_ns",     "lost_events",
+	                                   "unpaired_events", "dropped_events",
+	                                   "user_static",     "user_static_paths",
+	                                   "user_setuid",     "user_setuid_paths",
+	                                   "probe_cost_ns"};
 	fprintf(out, "osprof profile set: %zu profiles, resolution r=%u", s->n, s->r);
 	if (s->slice_ns) {
 		char b[32];
@@ -30,9 +35,19 @@ static void print_header(FILE *out, const struct osp_set *s)
 			fprintf(out, "  %-16s %s\n", keys[i], v);
 		}
 	}
-	if (osp_meta_u64(s, "lost_events") || osp_meta_u64(s, "unpaired_events"))
+	struct osp_losses l;
+	osp_losses_read(s, &l);
+	if (osp_losses_any(&l)) {
+		char what[1024];
+		osp_losses_describe(&l, what, sizeof(what));
+		fprintf(out, "  WARNING: lost while collecting: %s; counts are lower bounds\n",
+		        what);
+	} else if (l.unpaired_events) {
 		fprintf(out,
-		        "  WARNING: events were lost or unpaired; counts above are lower bounds\n");
+		        "  note: %llu calls were in flight when the probes attached (unpaired, "
+		        "not counted)\n",
+		        (unsigned long long)l.unpaired_events);
+	}
 	fputc('\n', out);
 }
 

@@ -454,9 +454,7 @@ int rc_kernel_run(struct rc_opts *o)
 	skel->bss->searching = 0;
 	if (k.calls < k.want)
 		osp_err("rootcause: only %" PRIu64 " of %u in-peak calls seen", k.calls, k.want);
-	if (skel->bss->lost)
-		osp_err("rootcause: %" PRIu64 " in-peak calls lost (ring buffer full)",
-		        (uint64_t)skel->bss->lost);
+	o->lost = skel->bss->lost;
 	report(stdout, &k, bpf_map__fd(skel->maps.stacks), o, &in, o->syscall);
 	fflush(stdout);
 	ret = k.calls >= k.want ? OSP_EXIT_OK : OSP_EXIT_FAIL;

@@ -19,6 +19,8 @@ struct rc_opts {
 	int folded, json, verbose;
 	int quiet;           /* -q: no progress line */
 	const char *backend; /* "uprobe" or "trampoline" */
+	int allow_loss;      /* --allow-loss */
+	uint64_t lost;       /* out: in-peak records lost (ring buffer full) */
 };
 
 extern volatile sig_atomic_t rc_stop;

@@ -5,7 +5,8 @@
 #define OSPROF_SORT_H
 #include <stdlib.h>
 
-static inline void osp_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+static inline void osp_sort(void *base, size_t n, size_t size,
+                            int (*cmp)(const void *, const void *))
 {
 	if (n > 1)
 		qsort(base, n, size, cmp);

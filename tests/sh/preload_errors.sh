@@ -24,7 +24,7 @@ fi
 
 # A file of garbage among the counter files.
 "$OSPROF" run -l user -o "$TMP/b.osp" -- sh -c 'printf garbage >"$OSPROF_PRELOAD_DIR/9-0.ospu"; cat /dev/null' 2>"$TMP/err2"
-expect_eq "exit status" "$?" 0
+expect_eq "exit status (a lost counter file is a loss)" "$?" 3
 grep -q "osprof: user layer: 9-0.ospu: truncated header" "$TMP/err2" || fail "bad file not named: $(cat "$TMP/err2")"
 grep -q "^meta user_bad_files 1$" "$TMP/b.osp" || fail "user_bad_files not recorded"
 report_profiles "$TMP/b.osp" | grep -q '"op":"' || fail "the good files were not collected"

@@ -9,7 +9,8 @@ cc -static -o "$TMP/tiny" "$TMP/tiny.c" 2>"$TMP/cc.err" ||
 expect_eq "exit status of CMD" "$?" 3
 grep -q "osprof: $TMP/tiny is statically linked: the user layer cannot interpose on it" "$TMP/err" ||
 	fail "no static-binary warning; stderr: $(cat "$TMP/err")"
-grep -q "^meta user_static $TMP/tiny\$" "$TMP/s.osp" || fail "user_static not in metadata"
+grep -q "^meta user_static_paths $TMP/tiny\$" "$TMP/s.osp" && grep -q "^meta user_static 1\$" "$TMP/s.osp" ||
+	fail "user_static not in metadata"
 # A script is judged by its interpreter.
 printf '#!%s\n' "$TMP/tiny" >"$TMP/script"
 chmod +x "$TMP/script"

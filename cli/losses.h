@@ -1,0 +1,14 @@
+/* The end of every collecting command: one line naming what was lost, and
+ * the exit status that makes a loss visible to scripts. */
+#ifndef OSPROF_CLI_LOSSES_H
+#define OSPROF_CLI_LOSSES_H
+
+#include <osprof/losses.h>
+
+enum { OSP_EXIT_LOSS = 3 };
+
+/* Prints "osprof CMD: finished with losses: ..." when l has any and returns
+ * OSP_EXIT_LOSS if status is 0 and !allow_loss; otherwise returns status. */
+int osp_losses_finish(const char *cmd, const struct osp_losses *l, int allow_loss, int status);
+
+#endif
