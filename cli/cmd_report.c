@@ -25,7 +25,14 @@ static const char usage[] =
     "      --json         NDJSON: a first {\"type\":\"meta\"} object (the file's\n"
     "                     metadata), then one {\"type\":\"profile\"} per profile\n"
     "      --csv          CSV: one row per profile, one column per bucket (with\n"
-    "                     --slices, one more row per time slice)\n";
+    "                     --slices, one more row per time slice)\n"
+    "      --nesting      only which operation ran inside which: measured (the\n"
+    "                     operation in flight at the layer above, recorded by the\n"
+    "                     kernel layers) and, where nothing was measured, guessed\n"
+    "                     from equal counts. With --json, one object per line:\n"
+    "                     outer, inner ({layer, op, dims}; outer op null = outside\n"
+    "                     any op of that layer), calls, inner_calls, evidence\n"
+    "                     (\"measured\" or \"count\")\n";
 
 /* Analysis under the text report: measured nesting, then count matches
  * (marked as guesses) where nothing was measured, after the summary, the peaks (with
@@ -47,7 +54,7 @@ static void report_peaks(FILE *out, const struct osp_profile *p, void *ctx)
 	osp_print_peak_table(out, p, ctx, NULL);
 }
 
-enum { OPT_PCT = 256, OPT_TOP, OPT_SLICES, OPT_JSON, OPT_CSV, OPT_SUMMARY };
+enum { OPT_PCT = 256, OPT_TOP, OPT_SLICES, OPT_JSON, OPT_CSV, OPT_SUMMARY, OPT_NESTING };
 
 static int parse_pcts(const char *arg, struct osp_report_opts *o)
 {
@@ -78,11 +85,12 @@ int cmd_report(int argc, char **argv)
 	    {"json", no_argument, 0, OPT_JSON},
 	    {"csv", no_argument, 0, OPT_CSV},
 	    {"summary", no_argument, 0, OPT_SUMMARY},
+	    {"nesting", no_argument, 0, OPT_NESTING},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
 	struct osp_report_opts o = {0};
-	int c, format = 0;
+	int c, format = 0, nesting = 0;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":numh", longopts, NULL)) != -1) {
@@ -115,6 +123,9 @@ int cmd_report(int argc, char **argv)
 		case OPT_SUMMARY:
 			o.no_hist = 1;
 			break;
+		case OPT_NESTING:
+			nesting = 1;
+			break;
 		case OPT_JSON:
 		case OPT_CSV:
 			/* One output format per run: a second one is a mistake,
@@ -138,10 +149,27 @@ int cmd_report(int argc, char **argv)
 		                     format == OPT_JSON ? "--json" : "--csv");
 	if (optind != argc - 1)
 		return osp_usage_err("report", "expected one FILE");
+	if (nesting && format == OPT_CSV)
+		return osp_usage_err("report", "--nesting is text or --json, not --csv");
 	struct osp_set *s = osp_cli_load(argv[optind]);
 	if (!s)
 		return OSP_EXIT_USAGE;
-	if (format == OPT_JSON)
+	if (nesting) {
+		struct osp_nest_hint *h;
+		long n = osp_nesting_hints(s, -1, &h);
+		if (n < 0) {
+			osp_set_free(s);
+			osp_err("report: out of memory");
+			return OSP_EXIT_FAIL;
+		}
+		if (format == OPT_JSON) {
+			osp_render_nesting_json(stdout, s, h, (size_t)n);
+		} else {
+			osp_print_nesting_measured(stdout, s);
+			osp_print_nest_hints(stdout, h, (size_t)n);
+		}
+		free(h);
+	} else if (format == OPT_JSON)
 		osp_render_json(stdout, s, &o);
 	else if (format == OPT_CSV)
 		osp_render_csv(stdout, s, &o);

@@ -36,13 +36,15 @@ static void sys_close(int fd)
 static int elf_fd_static(int fd)
 {
 	Elf64_Ehdr eh;
-	if (sys_pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-	    eh.e_ident[EI_CLASS] != ELFCLASS64 || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phnum == 0 || eh.e_phnum > 256)
+	if (sys_pread(fd, &eh, sizeof(eh), 0) != (ssize_t)sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) || eh.e_phentsize != sizeof(Elf64_Phdr) ||
+	    eh.e_phnum == 0 || eh.e_phnum > 256)
 		return -1;
 	for (unsigned i = 0; i < eh.e_phnum; i++) {
 		Elf64_Phdr ph;
-		if (sys_pread(fd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) !=
+		if (sys_pread(fd, &ph, sizeof(ph),
+		              (off_t)(eh.e_phoff + (uint64_t)i * sizeof(ph))) !=
 		    (ssize_t)sizeof(ph))
 			return -1;
 		if (ph.p_type == PT_INTERP)
@@ -135,8 +137,10 @@ void osp_exec_check(const char *file, int search, int fd)
 	char cand[4200];
 	while (*path) {
 		size_t n = strcspn(path, ":");
-		int len = snprintf(cand, sizeof(cand), "%.*s/%s", n ? (int)n : 1, n ? path : ".", file);
-		if (len > 0 && (size_t)len < sizeof(cand) && syscall(SYS_faccessat, AT_FDCWD, cand, X_OK, 0) == 0) {
+		int len =
+		    snprintf(cand, sizeof(cand), "%.*s/%s", n ? (int)n : 1, n ? path : ".", file);
+		if (len > 0 && (size_t)len < sizeof(cand) &&
+		    syscall(SYS_faccessat, AT_FDCWD, cand, X_OK, 0) == 0) {
 			check_path(cand);
 			return;
 		}

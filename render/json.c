@@ -1,14 +1,20 @@
 /* NDJSON and CSV exports of `osprof report`. */
 #include <inttypes.h>
+#include <osprof/analysis.h>
 #include <osprof/render.h>
 
+/* Control characters, DEL and the C1 controls (UTF-8 C2 80..C2 9F) as
+ * \uXXXX: JSON output never carries a raw control sequence, so the
+ * terminal-safe stdout (cli/term_safe.c) passes it through unchanged. */
 void osp_json_string(FILE *out, const char *s)
 {
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		if (*c == '"' || *c == '\\')
 			fprintf(out, "\\%c", *c);
-		else if (*c < 0x20)
+		else if (*c < 0x20 || *c == 0x7f)
 			fprintf(out, "\\u%04x", *c);
+		else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)
+			fprintf(out, "\\u%04x", *++c);
 		else
 			fputc(*c, out);
 	}
@@ -29,6 +35,58 @@ void osp_json_profile_key(FILE *out, const struct osp_profile *p)
 		fputc('"', out);
 	}
 	fputc('}', out);
+}
+
+static void json_parent_key(FILE *out, const struct osp_parent *q)
+{
+	fputs("{\"layer\":\"", out);
+	osp_json_string(out, q->layer);
+	if (q->op) {
+		fputs("\",\"op\":\"", out);
+		osp_json_string(out, q->op);
+		fputs("\",\"dims\":{", out);
+	} else {
+		fputs("\",\"op\":null,\"dims\":{", out); /* outside any op of that layer */
+	}
+	for (unsigned i = 0; i < q->ndims; i++) {
+		fputs(i ? ",\"" : "\"", out);
+		osp_json_string(out, q->dims[i].name);
+		fputs("\":\"", out);
+		osp_json_string(out, q->dims[i].value);
+		fputc('"', out);
+	}
+	fputs("}}", out);
+}
+
+void osp_render_nesting_json(FILE *out, const struct osp_set *s, const struct osp_nest_hint *h,
+                             size_t nh)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const struct osp_profile *p = s->profiles[i];
+		for (size_t k = 0; k < p->nparents; k++) {
+			const struct osp_parent *q = &p->parents[k];
+			fputs("{\"type\":\"nesting\",\"outer\":", out);
+			json_parent_key(out, q);
+			fputs(",\"inner\":{", out);
+			osp_json_profile_key(out, p);
+			fprintf(out,
+			        "},\"calls\":%" PRIu64 ",\"inner_calls\":%" PRIu64
+			        ",\"evidence\":\"measured\"}\n",
+			        q->count, osp_profile_parent_total(p, q->layer));
+		}
+	}
+	for (size_t i = 0; i < nh; i++) {
+		fputs("{\"type\":\"nesting\",\"outer\":{", out);
+		osp_json_profile_key(out, h[i].outer);
+		fputs("},\"inner\":{", out);
+		osp_json_profile_key(out, h[i].inner);
+		fprintf(out,
+		        "},\"calls\":%" PRIu64 ",\"inner_calls\":%" PRIu64
+		        ",\"outer_peaks\":[%u,%u],\"outer_peak_calls\":%" PRIu64
+		        ",\"evidence\":\"count\"}\n",
+		        h[i].inner_count, h[i].inner->hist.count, h[i].peak_first, h[i].peak_last,
+		        h[i].outer_count);
+	}
 }
 
 static void json_buckets(FILE *out, const struct osp_hist *h, const uint64_t *b)

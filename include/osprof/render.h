@@ -38,6 +38,12 @@ void osp_render_text(FILE *out, struct osp_set *s, const struct osp_report_opts 
 /* NDJSON: a {"type":"meta"} record with the set's metadata, then one
  * {"type":"profile"} object per profile (README.md lists the fields). */
 void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
+/* `report --json --nesting`: one object per relation, measured ones (the
+ * parent tables of the file) first, then count matches (evidence "count",
+ * guesses) from osp_nesting_hints. */
+struct osp_nest_hint;
+void osp_render_nesting_json(FILE *out, const struct osp_set *s, const struct osp_nest_hint *h,
+                             size_t nh);
 /* CSV: a header row (columns named by unit when all rows share one), then
  * one row per profile with one column per bucket; o->slices adds a slice
  * column and one row per time slice. */

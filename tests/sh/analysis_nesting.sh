@@ -49,4 +49,28 @@ if grep -E 'guess: (syscall|fs):[^ ]+ may call user:|guess: syscall:[^ ]+ may ca
 	"$TMP/nest.txt"; then
 	fail "a guess the order of layers forbids"
 fi
+# --json --nesting: the same relations, one object per line, that parse
+"$OSPROF" report --json --nesting "$TMP/n.osp" >"$TMP/n.json" || fail "report --json --nesting"
+python3 - "$TMP/n.json" "$(truth sync 74)" "$wb" <<'PY' || fail "--json --nesting: $(cat "$TMP/n.json")"
+import json, sys
+rels = [json.loads(l) for l in open(sys.argv[1])]
+assert rels, "no relations"
+for r in rels:
+    assert r["type"] == "nesting" and r["evidence"] in ("measured", "count"), r
+    for side in ("outer", "inner"):
+        assert set(r[side]) == {"layer", "op", "dims"}, r
+    assert isinstance(r["calls"], int) and r["calls"] <= r["inner_calls"], r
+def find(outer, inner_prefix):
+    return [r for r in rels if r["evidence"] == "measured" and r["outer"]["layer"] == "syscall"
+            and r["outer"]["op"] == outer and r["inner"]["op"].startswith(inner_prefix)]
+sync = find("fsync", "ext4_sync_file")
+assert len(sync) == 1 and sync[0]["calls"] == int(sys.argv[2]), sync
+assert sync[0]["inner"]["dims"] == {"fs": "ext4"}, sync
+write = find("write", "ext4")
+assert any(r["calls"] == int(sys.argv[3]) for r in write), write
+# a measured op never gets a count guess
+measured = {(r["inner"]["layer"], r["inner"]["op"]) for r in rels if r["evidence"] == "measured"}
+assert not [r for r in rels if r["evidence"] == "count"
+            and (r["inner"]["layer"], r["inner"]["op"]) in measured], "guess for a measured op"
+PY
 exit 0
