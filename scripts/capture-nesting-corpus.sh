@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# Captures the nesting part of the labelled corpus (tests/data/corpus/nesting):
+# ordinary programs on ext4 and xfs loop images under
+# `osprof run -l syscall,fs`, with bpftrace running in the same run as ground
+# truth: for every fs tracepoint pair osprof profiles (`osprof list -v fs`),
+# bpftrace counts the pair's start event by the system call in flight on
+# the same thread. Each capture is NAME.osp and NAME.truth, lines
+# "OUTER INNER COUNT" (OUTER a system call name, or "-" for none in flight;
+# INNER the fs op). bench/nesting_accuracy.sh scores `osprof report --json
+# --nesting` against them. The workloads are filtered by command name in
+# bpftrace (osprof follows the process tree), so each runs its program
+# directly.
+#   scripts/capture-nesting-corpus.sh [OUTDIR] [REPEATS]
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT=${1:-$ROOT/tests/data/corpus/nesting}
+REPEATS=${2:-2}
+B=${BUILD:-$ROOT/build}
+OSPROF=$B/osprof
+[ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ] || {
+	echo "capture-nesting-corpus: needs root and BTF" >&2
+	exit 2
+}
+for t in bpftrace postmark tar find grep dd mkfs.ext4 mkfs.xfs losetup python3; do
+	command -v "$t" >/dev/null || { echo "capture-nesting-corpus: $t missing (scripts/install-deps.sh)" >&2; exit 2; }
+done
+UNISTD=/usr/include/x86_64-linux-gnu/asm/unistd_64.h
+[ -r "$UNISTD" ] || { echo "capture-nesting-corpus: $UNISTD missing (linux-libc-dev)" >&2; exit 2; }
+TMPD=$(mktemp -d)
+LOOPS=()
+BT=
+cleanup() {
+	[ -n "$BT" ] && kill "$BT" 2>/dev/null
+	for m in "$TMPD"/mnt-*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
+	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+trap "exit 1" INT TERM
+mkloop() { # FS: a 384 MiB image with FS mounted at $TMPD/mnt-FS
+	local img=$TMPD/$1.img mnt=$TMPD/mnt-$1 dev
+	truncate -s 384M "$img"
+	if [ "$1" = xfs ]; then mkfs.xfs -q "$img"; else mkfs.ext4 -q -F "$img"; fi
+	dev=$(losetup -f --show --direct-io=on "$img")
+	LOOPS+=("$dev")
+	mkdir -p "$mnt"
+	mount "$dev" "$mnt"
+}
+mkloop ext4
+mkloop xfs
+E=$TMPD/mnt-ext4
+X=$TMPD/mnt-xfs
+dd if=/dev/urandom of="$E/big" bs=1M count=16 status=none
+tar cf "$E/src.tar" -C /usr/include linux
+cat >"$TMPD/pm.cfg" <<PM
+set location $E/pm
+set number 300
+set transactions 1500
+set seed 42
+run
+quit
+PM
+sync
+
+# The fs pairs osprof attaches here: "OP SUBSYS:START .. END" lines.
+"$OSPROF" list -v fs | awk 'NR > 1 && $3 == ".." {print $1, $2}' >"$TMPD/pairs"
+[ -s "$TMPD/pairs" ] || { echo "capture-nesting-corpus: no fs tracepoint pairs here" >&2; exit 2; }
+
+# truth_script COMM: bpftrace counting each pair's start by the syscall in
+# flight (id + 1; 0: none) for threads named COMM.
+truth_script() {
+	local f="comm == \"$1\""
+	echo "tracepoint:raw_syscalls:sys_enter /$f/ { @in[tid] = args->id + 1; }"
+	echo "tracepoint:raw_syscalls:sys_exit /$f/ { delete(@in[tid]); }"
+	while read -r op start; do
+		echo "tracepoint:$start /$f/ { @n[\"$op\", @in[tid]] = count(); }"
+	done <"$TMPD/pairs"
+	echo "END { clear(@in); }"
+}
+
+# capture NAME COMM CMD...: one run under osprof and bpftrace.
+capture() {
+	local name=$1 comm=$2
+	shift 2
+	truth_script "$comm" >"$TMPD/t.bt"
+	bpftrace "$TMPD/t.bt" >"$TMPD/bt.out" 2>"$TMPD/bt.err" &
+	BT=$!
+	for _ in $(seq 600); do # "Attaching N probes..." once live
+		grep -q '^Attaching' "$TMPD/bt.out" && break
+		kill -0 "$BT" 2>/dev/null || { cat "$TMPD/bt.err" >&2; exit 1; }
+		sleep 0.1
+	done
+	"$OSPROF" run -l syscall,fs --allow-loss -o "$OUT/$name.osp" -- "$@" >/dev/null 2>"$TMPD/err" ||
+		[ "$comm" = grep ] || { tail -5 "$TMPD/err" >&2; exit 1; }
+	kill -INT "$BT"
+	wait "$BT" || true
+	BT=
+	# @n[ext4_sync_file, 75]: 60 -> "fsync ext4_sync_file 60"
+	python3 - "$UNISTD" "$TMPD/bt.out" >"$OUT/$name.truth" <<'PY'
+import re, sys
+names = {}
+for l in open(sys.argv[1]):
+    m = re.match(r"#define __NR_(\w+) (\d+)$", l.strip())
+    if m:
+        names[int(m.group(2))] = m.group(1)
+for l in open(sys.argv[2]):
+    m = re.match(r"@n\[(\w+), (\d+)\]: (\d+)$", l.strip())
+    if m:
+        nr = int(m.group(2))
+        outer = "-" if nr == 0 else names.get(nr - 1, "syscall_%d" % (nr - 1))
+        print(outer, m.group(1), m.group(3))
+PY
+	echo "capture-nesting-corpus: $name: $(wc -l <"$OUT/$name.truth") relations"
+}
+
+mkdir -p "$OUT"
+rm -f "$OUT"/*.osp "$OUT"/*.truth
+for i in $(seq 1 "$REPEATS"); do
+	rm -rf "$E/x" && mkdir -p "$E/x"
+	capture "tar-$i" tar tar xf "$E/src.tar" -C "$E/x"
+	sync && echo 3 >/proc/sys/vm/drop_caches # cold directories: reads under getdents64
+	capture "find-$i" find find "$E/x" -name '*.h' -newer /etc/hostname
+	sync && echo 3 >/proc/sys/vm/drop_caches
+	capture "grep-$i" grep grep -rl zzqqxx_nomatch "$E/x"
+	rm -f "$E/w" && capture "dsync-$i" dd dd if=/dev/zero of="$E/w" bs=4k count=500 oflag=dsync status=none
+	rm -f "$X/w" && capture "xfs-$i" dd dd if=/dev/zero of="$X/w" bs=4k count=500 oflag=dsync status=none
+	capture "read-$i" dd dd if="$E/big" of=/dev/null bs=4k status=none
+	rm -rf "$E/pm" && mkdir -p "$E/pm" && capture "postmark-$i" postmark postmark "$TMPD/pm.cfg"
+done
+echo "# captured $(date -u +%Y-%m-%dT%H:%MZ) on $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)" >"$OUT/README"
