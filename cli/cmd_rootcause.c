@@ -71,7 +71,7 @@ volatile sig_atomic_t rc_stop;
 
 /* The progress line of the search: the deepest node whose callees are being
  * timed (the frontier), its depth, and how many in-peak records were used. */
-static void search_progress(struct osp_progress *pg, const struct rc_search *s)
+static void search_progress(struct osp_progress *pg, const struct rc_search *s, int force)
 {
 	const struct rc_node *deep = NULL;
 	unsigned nfront = 0;
@@ -82,14 +82,14 @@ static void search_progress(struct osp_progress *pg, const struct rc_search *s)
 				deep = &s->nodes[i];
 		}
 	if (deep)
-		osp_progress_show(pg, !pg->last_ns,
+		osp_progress_show(pg, force || !pg->last_ns,
 		                  "depth %d of %u, node %s (%u branch%s open), %" PRIu64
 		                  " in-peak records",
 		                  deep->depth, s->p.max_depth, deep->name ? deep->name : "?",
 		                  nfront, nfront == 1 ? "" : "es", s->used);
 	else
-		osp_progress_show(pg, !pg->last_ns, "search finishing, %" PRIu64 " in-peak records",
-		                  s->used);
+		osp_progress_show(pg, force || !pg->last_ns,
+		                  "search finishing, %" PRIu64 " in-peak records", s->used);
 }
 
 static void on_signal(int sig)
@@ -353,7 +353,7 @@ static int run_func(struct rc_opts *o)
 	}
 	uint64_t t_search = osp_now_ns(), calls0 = hist_total(hist);
 	while (!rc_stop && !s.done) {
-		search_progress(&pg, &s);
+		search_progress(&pg, &s, 0);
 		be->ops->poll(be, 100, rc_search_event, &s);
 		if (!rc_target_alive(o->pid, is_child, &status)) {
 			be->ops->poll(be, 0, rc_search_event, &s);
@@ -366,7 +366,8 @@ static int run_func(struct rc_opts *o)
 			break;
 		}
 	}
-	search_progress(&pg, &s);
+	/* forced: a search shorter than the redraw interval still shows once */
+	search_progress(&pg, &s, 1);
 	osp_progress_end(&pg);
 	rc_search_stop(&s);
 	be->ops->read_hist(be, hist);

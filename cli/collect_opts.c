@@ -21,6 +21,10 @@ const char osp_collect_opts_help[] =
     "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
     "      --fs TYPE[,TYPE]  fs layer: time the VFS ops of these file systems only\n"
     "                        (default: every one mounted; fentry, else kprobe)\n"
+    "      --fs-ops all|OP[,OP]  fs layer: also time these tracepoint pairs that are\n"
+    "                        internal helpers, not VFS operations (extent-cache\n"
+    "                        lookups, block mapping, journal commits; 'osprof list\n"
+    "                        -v fs' marks them), or all of them\n"
     "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
     "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
     "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
@@ -45,7 +49,8 @@ enum {
 	OPT_CORRELATE,
 	OPT_PEAKS,
 	OPT_COMM,
-	OPT_ALLOW_LOSS
+	OPT_ALLOW_LOSS,
+	OPT_FS_OPS
 };
 
 static int parse_pids(const char *cmd, const char *arg, struct osp_collect_opts *o)
@@ -91,6 +96,7 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 	    {"cgroup", required_argument, 0, 'c'},
 	    {"comm", required_argument, 0, OPT_COMM},
 	    {"allow-loss", no_argument, 0, OPT_ALLOW_LOSS},
+	    {"fs-ops", required_argument, 0, OPT_FS_OPS},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
@@ -180,6 +186,9 @@ int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int 
 			break;
 		case OPT_ALLOW_LOSS:
 			o->allow_loss = 1;
+			break;
+		case OPT_FS_OPS:
+			o->fs_ops = optarg;
 			break;
 		case 'h':
 			printf("%s\nOptions:\n%s%s", usage_head, osp_collect_opts_help,
@@ -314,6 +323,7 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	s->all = o->all;
 	s->funcs = o->funcs;
 	s->fs_types = o->fs_types;
+	s->fs_ops = o->fs_ops;
 	s->uprobes = o->uprobes;
 	s->correlate = o->correlate;
 	s->peaks = o->peaks;

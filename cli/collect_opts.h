@@ -11,7 +11,7 @@ struct osp_collect_opts {
 	uint64_t interval_ns; /* -i: slice length (run) or print interval (record) */
 	uint64_t duration_ns; /* -d */
 	const char *output;   /* -o */
-	const char *by, *split, *funcs, *fs_types, *uprobes, *correlate, *peaks;
+	const char *by, *split, *funcs, *fs_types, *fs_ops, *uprobes, *correlate, *peaks;
 	const char *cgroup, *comm;
 	pid_t *pids;
 	size_t npids;

@@ -148,7 +148,7 @@ int fsops_prepare(struct osp_session *s, unsigned by, struct fsops **out)
 	if (!f)
 		return -ENOMEM;
 	f->by = by;
-	int rc = fsops_discover(s->fs_types, &f->found);
+	int rc = fsops_discover(s->fs_types, 1, &f->found);
 	if (rc) {
 		free(f);
 		return rc;
@@ -370,7 +370,7 @@ void fsops_list(FILE *out, int verbose, int json)
 	char types[256] = "", mode[160] = "";
 	if (geteuid() != 0) {
 		snprintf(mode, sizeof(mode), "unknown: probing needs root");
-	} else if (fsops_discover(NULL, &fd) == 0) {
+	} else if (fsops_discover(NULL, 1, &fd) == 0) {
 		types_of(&fd, types, sizeof(types));
 		struct osp_session s = {0};
 		struct fsops f = {0};

@@ -47,9 +47,9 @@ static int in_list(const char *list, const char *name)
 
 /* OSPROF_FSOPS_OPS=read_iter,fsync narrows the members timed (fewer
  * probes: tests, or a user who wants a few ops of many file systems). */
-static int wanted_op(const char *name)
+static int wanted_op(const char *name, int narrow)
 {
-	const char *only = getenv("OSPROF_FSOPS_OPS");
+	const char *only = narrow ? getenv("OSPROF_FSOPS_OPS") : NULL;
 	char list[512];
 	if (!only || !*only)
 		return 1;
@@ -255,7 +255,7 @@ static int decode(const struct btf *btf, const struct ksyms *ks, int tbl,
 		const char *name = btf__name_by_offset(btf, m[i].name_off);
 		__u32 off = btf_member_bit_offset(t, i) / 8;
 		__u64 addr;
-		if (!name || !in_list(members[tbl], name) || !wanted_op(name) ||
+		if (!name || !in_list(members[tbl], name) || !wanted_op(name, out->narrow) ||
 		    off + 8 > po->len[tbl])
 			continue;
 		memcpy(&addr, po->tbl[tbl] + off, sizeof(addr));
@@ -288,9 +288,10 @@ static int read_tables(struct fsops_probe_bpf *k, const struct btf *btf, const s
 	return rc;
 }
 
-int fsops_discover(const char *types, struct fsops_found *out)
+int fsops_discover(const char *types, int narrow, struct fsops_found *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->narrow = narrow;
 	struct want w = {types, out};
 	char list[512];
 	if (types) {

@@ -26,12 +26,14 @@ struct fsops_found {
 	struct fsops_fn *fn;
 	size_t nfn;
 	char unseen[256]; /* types named by --fs that are not mounted, or unreadable */
+	int narrow;       /* OSPROF_FSOPS_OPS applies */
 };
 
 /* Discovers the mounted file systems of `types` (comma list; NULL: every
  * mounted one that is not a kernel pseudo file system) and their ops
- * functions. 0, or -errno after printing one line. */
-int fsops_discover(const char *types, struct fsops_found *out);
+ * functions (with `narrow`, only the members OSPROF_FSOPS_OPS names). 0, or
+ * -errno after printing one line. */
+int fsops_discover(const char *types, int narrow, struct fsops_found *out);
 void fsops_found_free(struct fsops_found *f);
 
 #endif

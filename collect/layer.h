@@ -38,6 +38,7 @@ struct osp_session {
 	/* layer-specific options, NULL when not given */
 	const char *funcs;                 /* --func SYM[,SYM] */
 	const char *fs_types;              /* --fs TYPE[,TYPE]: generic fs layer */
+	const char *fs_ops;                /* --fs-ops all|OP[,OP]: fs helper pairs too */
 	const char *uprobes;               /* --uprobe BIN:SYM[,...] */
 	const char *correlate;             /* --correlate OP:VALUE */
 	const char *peaks;                 /* --peaks RANGES */

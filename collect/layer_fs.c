@@ -17,6 +17,7 @@
 #include "collect/bpf_common.h"
 #include "collect/bpf_fast.h"
 #include "collect/bpf/kl_types.h"
+#include "collect/fs_default.h"
 #include "collect/fs_events.h"
 #include "collect/fs_fuse.h"
 #include "collect/fsops.h"
@@ -120,6 +121,14 @@ static int fs_prepare_(struct osp_session *s, int slot)
 	st->by = kl_by_code("fs", s->by, 0, s->verbose && s->by && strcmp(s->by, "fs"));
 	if ((rc = fs_discover(tfs, only(), &st->pairs)))
 		return rc;
+	size_t all_pairs = st->pairs.n;
+	if ((rc = fs_pairs_select(&st->pairs, s->fs_ops, s->verbose))) {
+		s->bad_input |= rc == -EINVAL; /* an unknown --fs-ops name: exit 2 */
+		return rc;
+	}
+	/* which pairs: readers of the file know helpers were left out */
+	osp_set_metaf(s->set, "fs_ops", "%s (%zu of %zu tracepoint pairs)",
+	              s->fs_ops ? s->fs_ops : "vfs", st->pairs.n, all_pairs);
 	if (s->funcs &&
 	    (rc = kfuncs_prepare(s, s->funcs, (unsigned)st->pairs.n, st->by, &st->kfuncs)))
 		return rc;
@@ -409,10 +418,13 @@ static int fs_list(FILE *out, int verbose)
 	}
 	fprintf(out, "fs       %zu tracepoint pairs (%s) via %s, cookie per pair\n", p.n, subsys,
 	        raw_cookies_here() ? "raw_tp" : "tracepoint");
-	if (verbose)
-		for (size_t i = 0; i < p.n; i++)
-			fprintf(out, "  %-32s %s:%s .. %s\n", p.v[i].op, p.v[i].subsys,
-			        p.v[i].start, p.v[i].end);
+	enum fs_pair_class *cls = verbose ? malloc((p.n + 1) * sizeof(*cls)) : NULL;
+	int classified = cls && geteuid() == 0 && fs_pairs_classify(&p, cls) == 0;
+	for (size_t i = 0; verbose && i < p.n; i++)
+		fprintf(out, "  %-32s %s:%s .. %s  [%s]\n", p.v[i].op, p.v[i].subsys, p.v[i].start,
+		        p.v[i].end,
+		        classified ? fs_pair_class_name(cls[i]) : "default unless a helper");
+	free(cls);
 	fs_pairs_free(&p);
 	if (fuse_wanted(tfs))
 		fprintf(out,

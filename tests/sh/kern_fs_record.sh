@@ -11,7 +11,7 @@ kl_ext4 32
 w=$!
 # OSPROF_FSOPS=off: the pairs are the subject here; the VFS ops of every
 # file system system-wide would only slow the start (tests/sh/kern_fs_vfsops.sh).
-OSPROF_FSOPS=off OSPROF_FS_SUBSYS=ext4,jbd2 "$OSPROF" record -a -l fs,block -i 200ms -d 1s -o "$TMP/r.osp" 2>"$TMP/err" ||
+OSPROF_FSOPS=off OSPROF_FS_SUBSYS=ext4,jbd2 "$OSPROF" record -a -l fs,block --fs-ops jbd2_commit -i 200ms -d 1s -o "$TMP/r.osp" 2>"$TMP/err" ||
 	fail "record failed: $(cat "$TMP/err")"
 kill $w
 wait $w 2>/dev/null
