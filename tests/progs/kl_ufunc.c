@@ -1,7 +1,7 @@
 /* uprobe workload: calls kl_target() exactly N times (and kl_other() N/2
  * times, which must not be counted as kl_target); with SPIN_US, each
  * kl_target call spins that long on the CPU. At the end, kl_recurse()
- * recurses 12 levels deep once (12 nested calls of one function).
+ * recurses 20 levels deep once (20 nested calls of one function).
  * usage: kl_ufunc N [SPIN_US] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +48,6 @@ int main(int argc, char **argv)
 		if (i % 2)
 			kl_other((unsigned long)i);
 	}
-	kl_sink += kl_recurse(12);
+	kl_sink += kl_recurse(20);
 	return 0;
 }

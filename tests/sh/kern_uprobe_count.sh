@@ -12,13 +12,13 @@ B=$PROGS/kl_ufunc
 	fail "osprof run failed"
 expect_eq "kl_target calls" "$(kl_count "$TMP/u.osp" uprobe kl_target bin=kl_ufunc)" $N
 expect_eq "kl_other calls" "$(kl_count "$TMP/u.osp" uprobe kl_other bin=kl_ufunc)" $((N / 2))
-# 12 nested calls of one function: the 8 outer ones are timed, the 4 deeper
+# 20 nested calls of one function: the 16 outer ones are timed (KL_DEPTH), the 4 deeper
 # than a thread's start stack are counted as lost, none unpaired; the loss
 # makes the run exit 3 (tests/sh/cli_losses.sh)
 rc=0
 "$OSPROF" run -l uprobe --uprobe "$B:kl_recurse" -o "$TMP/r.osp" -- "$B" 1 || rc=$?
 [ "$rc" = 3 ] || fail "osprof run (recursion): exit $rc, want 3 (4 calls lost)"
-expect_eq "timed recursive calls" "$(kl_count "$TMP/r.osp" uprobe kl_recurse bin=kl_ufunc)" 8
+expect_eq "timed recursive calls" "$(kl_count "$TMP/r.osp" uprobe kl_recurse bin=kl_ufunc)" 16
 expect_eq "lost recursive calls" "$(grep '^meta lost_events ' "$TMP/r.osp" | cut -d' ' -f3)" 4
 expect_eq "unpaired" "$(grep '^meta unpaired_events ' "$TMP/r.osp" | cut -d' ' -f3)" 0
 # a child forked by the command counts too; an unrelated run does not
