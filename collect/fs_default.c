@@ -20,7 +20,7 @@ static int in_list(const char *list, const char *name)
 
 const char *fs_pair_class_name(enum fs_pair_class c)
 {
-	return c == FS_PAIR_VFS_OP ? "default: a VFS operation (ops table)"
+	return c == FS_PAIR_VFS_OP   ? "default: a VFS operation (ops table)"
 	       : c == FS_PAIR_HELPER ? "opt-in: an internal helper (--fs-ops all or by name)"
 	                             : "default: file system not mounted, ops tables unread";
 }
@@ -42,7 +42,7 @@ int fs_pairs_classify(const struct fs_pairs *p, enum fs_pair_class *cls)
 			in_table = !strcmp(f.fn[k].name, q->op) || !strcmp(f.fn[k].name, q->start);
 		/* jbd2, jbd, iomap, netfs are no file system types: helpers */
 		int helper_subsys = in_list("jbd2,jbd,iomap,netfs", q->subsys);
-		cls[i] = in_table            ? FS_PAIR_VFS_OP
+		cls[i] = in_table                   ? FS_PAIR_VFS_OP
 		         : mounted || helper_subsys ? FS_PAIR_HELPER
 		                                    : FS_PAIR_UNKNOWN;
 	}

@@ -296,39 +296,49 @@ static int read_line(struct reader *rd, char *line)
 	return parse_buckets(rd, &save, b, &sum);
 }
 
-/* One line into buf (without its newline), never more than OSP_MAX_LINE
- * bytes: the limit is checked while reading, so a hostile file (one 2 GB
- * line, /dev/zero) costs a bounded buffer and fails at once. Returns the
- * length, -1 at end of file, -2 too long, -3 a NUL byte. */
-static long read_bounded_line(FILE *f, char *buf)
+/* One line into *buf (without its newline), grown as needed but never past
+ * OSP_MAX_LINE bytes: the limit is checked while reading, so a hostile file
+ * (one 2 GB line, /dev/zero) costs a bounded buffer and fails at once.
+ * Returns the length, -1 at end of file, -2 too long, -3 a NUL byte, -4 out
+ * of memory. */
+static long read_bounded_line(FILE *f, char **buf, size_t *cap)
 {
-	long n = 0;
+	size_t n = 0;
 	int c;
 	while ((c = getc(f)) != EOF && c != '\n') {
 		if (c == '\0')
 			return -3;
 		if (n == OSP_MAX_LINE)
 			return -2;
-		buf[n++] = (char)c;
+		if (n + 1 >= *cap) {
+			size_t nc = *cap ? 2 * *cap : 4096;
+			if (nc > OSP_MAX_LINE + 1)
+				nc = OSP_MAX_LINE + 1;
+			char *g = realloc(*buf, nc);
+			if (!g)
+				return -4;
+			*buf = g;
+			*cap = nc;
+		}
+		(*buf)[n++] = (char)c;
 	}
 	if (c == EOF && n == 0)
 		return -1;
-	buf[n] = '\0';
-	return n;
+	if (!*buf && !(*buf = malloc(*cap = 1)))
+		return -4;
+	(*buf)[n] = '\0';
+	return (long)n;
 }
 
 int osp_set_read(FILE *f, const char *name, struct osp_set **out, char *err, size_t errlen)
 {
 	struct reader rd = {.name = name, .err = err, .errlen = errlen};
-	char *line = malloc(OSP_MAX_LINE + 1);
+	char *line = NULL;
+	size_t cap = 0;
 	long len = 0;
 	int rc = 0, ended = 0;
 	*out = NULL;
-	if (!line) {
-		snprintf(err, errlen, "%s: out of memory", name);
-		return -1;
-	}
-	while (!ended && (len = read_bounded_line(f, line)) >= 0) {
+	while (!ended && (len = read_bounded_line(f, &line, &cap)) >= 0) {
 		rd.line++;
 		rc = read_line(&rd, line);
 		if (rc < 0)
@@ -337,8 +347,9 @@ int osp_set_read(FILE *f, const char *name, struct osp_set **out, char *err, siz
 	}
 	if (len < -1) {
 		rd.line++;
-		rc = len == -2 ? fail(&rd, "line longer than %d bytes", OSP_MAX_LINE)
-		               : fail(&rd, "binary data (NUL byte): not an osprof profile set");
+		rc = len == -2   ? fail(&rd, "line longer than %d bytes", OSP_MAX_LINE)
+		     : len == -3 ? fail(&rd, "binary data (NUL byte): not an osprof profile set")
+		                 : fail(&rd, "out of memory");
 	} else if (rc >= 0 && ended && getc(f) != EOF) {
 		/* e.g. `cat a.osp b.osp`: reading only a would hide b */
 		rd.line++;
