@@ -63,11 +63,15 @@ $(SHARED_LIB): $(LIB_OBJS)
 $(OSPROF): $(CLI_OBJS) $(STATIC_LIB)
 	$(CC) $(LDFLAGS) -o $@ $(CLI_OBJS) $(STATIC_LIB) $(CLI_LIBS) $(LDLIBS)
 
-# The preload library carries its own copy of the core objects so that it has
-# no run-time dependency beyond libc.
-$(PRELOAD): $(PRELOAD_OBJS) $(LIB_OBJS)
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=preload/exports.map -o $@ \
-		$(PRELOAD_OBJS) $(LIB_OBJS) -ldl $(LDLIBS)
+# The preload library carries its own copy of the few core objects it uses
+# (clocks and bucket thresholds: it is loaded into every profiled process,
+# which should not map the analysis, renderers and trace code) and has no
+# run-time dependency beyond libc; --no-undefined makes a missing one a
+# link error. tests/sh/preload_size.sh keeps it small.
+PRELOAD_LIB_OBJS := $(addprefix $(BUILD)/obj/lib/,clock.o tsc.o log_table.o)
+$(PRELOAD): $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS)
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=preload/exports.map -Wl,--no-undefined \
+		-o $@ $(PRELOAD_OBJS) $(PRELOAD_LIB_OBJS) -ldl $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(STATIC_LIB)
 	@mkdir -p $(dir $@)

@@ -20,21 +20,28 @@ void osp_json_string(FILE *out, const char *s)
 	}
 }
 
+/* "dims":{"name":"value",...} */
+static void json_dims(FILE *out, const struct osp_dim *d, unsigned n)
+{
+	fputs("\"dims\":{", out);
+	for (unsigned i = 0; i < n; i++) {
+		fputs(i ? ",\"" : "\"", out);
+		osp_json_string(out, d[i].name);
+		fputs("\":\"", out);
+		osp_json_string(out, d[i].value);
+		fputc('"', out);
+	}
+	fputc('}', out);
+}
+
 void osp_json_profile_key(FILE *out, const struct osp_profile *p)
 {
 	fputs("\"layer\":\"", out);
 	osp_json_string(out, p->layer);
 	fputs("\",\"op\":\"", out);
 	osp_json_string(out, p->op);
-	fputs("\",\"dims\":{", out);
-	for (unsigned i = 0; i < p->ndims; i++) {
-		fputs(i ? ",\"" : "\"", out);
-		osp_json_string(out, p->dims[i].name);
-		fputs("\":\"", out);
-		osp_json_string(out, p->dims[i].value);
-		fputc('"', out);
-	}
-	fputc('}', out);
+	fputs("\",", out);
+	json_dims(out, p->dims, p->ndims);
 }
 
 static void json_parent_key(FILE *out, const struct osp_parent *q)
@@ -44,18 +51,12 @@ static void json_parent_key(FILE *out, const struct osp_parent *q)
 	if (q->op) {
 		fputs("\",\"op\":\"", out);
 		osp_json_string(out, q->op);
-		fputs("\",\"dims\":{", out);
+		fputs("\",", out);
 	} else {
-		fputs("\",\"op\":null,\"dims\":{", out); /* outside any op of that layer */
+		fputs("\",\"op\":null,", out); /* outside any op of that layer */
 	}
-	for (unsigned i = 0; i < q->ndims; i++) {
-		fputs(i ? ",\"" : "\"", out);
-		osp_json_string(out, q->dims[i].name);
-		fputs("\":\"", out);
-		osp_json_string(out, q->dims[i].value);
-		fputc('"', out);
-	}
-	fputs("}}", out);
+	json_dims(out, q->dims, q->ndims);
+	fputc('}', out);
 }
 
 void osp_render_nesting_json(FILE *out, const struct osp_set *s, const struct osp_nest_hint *h,

@@ -37,15 +37,7 @@ cleanup() {
 }
 trap cleanup EXIT
 trap "exit 1" INT TERM
-mkloop() { # FS: a 384 MiB image with FS mounted at $TMPD/mnt-FS
-	local img=$TMPD/$1.img mnt=$TMPD/mnt-$1 dev
-	truncate -s 384M "$img"
-	if [ "$1" = xfs ]; then mkfs.xfs -q "$img"; else mkfs.ext4 -q -F "$img"; fi
-	dev=$(losetup -f --show --direct-io=on "$img")
-	LOOPS+=("$dev")
-	mkdir -p "$mnt"
-	mount "$dev" "$mnt"
-}
+. "$ROOT/scripts/loop-image.sh"
 mkloop ext4
 mkloop xfs
 E=$TMPD/mnt-ext4

@@ -39,20 +39,7 @@ cleanup() {
 trap cleanup EXIT
 trap "exit 1" INT TERM
 
-# mkloop FS: an image of 384 MiB (xfs needs 300) with FS, mounted at
-# $TMPD/mnt-FS; the device is recorded for the trap (no subshell).
-mkloop() {
-	local img=$TMPD/$1.img mnt=$TMPD/mnt-$1 dev
-	truncate -s 384M "$img"
-	if [ "$1" = xfs ]; then mkfs.xfs -q "$img"; else mkfs.ext4 -q -F "$img"; fi
-	# Direct I/O: the image's blocks are read from the disk, not from the
-	# host page cache, so a cold read waits for a device.
-	dev=$(losetup -f --show --direct-io=on "$img")
-	LOOPS+=("$dev")
-	mkdir -p "$mnt"
-	mount "$dev" "$mnt"
-	LAST_DEV=$dev
-}
+. "$ROOT/scripts/loop-image.sh"
 mkloop ext4
 EXT4_DEV=$LAST_DEV
 mkloop xfs
