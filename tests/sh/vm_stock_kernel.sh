@@ -11,21 +11,28 @@ VM_DIR=${VM_DIR:-/var/cache/osprof-vm}
 [ -s "$VM_DIR/kver" ] && [ -s "$VM_DIR/initrd.img" ] ||
 	skip "no VM prepared in $VM_DIR (run scripts/vm-setup.sh as root)"
 command -v qemu-system-x86_64 >/dev/null || skip "needs qemu-system-x86 (scripts/vm-setup.sh)"
-# A snapshot of the build: the guest reads the host's files live over 9p,
-# so a rebuild during the phase would swap binaries under running tests.
-# Not under /tmp, which the guest covers with its scratch disk.
+# A snapshot of the build and of the sources the tests read: the guest
+# reads the host's files live over 9p, so a rebuild during the phase would
+# swap binaries under running tests. Not under /tmp, which the guest covers
+# with its scratch disk (a checkout under /tmp would vanish from the guest's
+# view once the first test starts).
 SNAP=$(mktemp -d /var/tmp/osprof-vm-build.XXXXXX)
 trap 'rm -rf "$TMP" "$SNAP"' EXIT
 tar -C "$BUILD" --exclude=./obj --exclude=./gen -cf - . | tar -C "$SNAP" -xf - ||
 	fail "cannot snapshot $BUILD"
+mkdir "$SNAP/src"
+tar -C "$ROOT" --exclude=./.git --exclude=./build --exclude='./build-*' \
+	--exclude=./tests/browser/node_modules -cf - . | tar -C "$SNAP/src" -xf - ||
+	fail "cannot snapshot the sources in $ROOT"
 BUILD=$SNAP
+GUEST_ROOT=$SNAP/src
 # One boot runs the batch. A guest that does not finish (emulation has
 # soft-locked the 6.1 guest once in several runs, see docs/vm-testing.md) is
 # booted once more, said loudly; a test that fails is never retried.
 run_vm() {
 	VM_TIMEOUT=${VM_TIMEOUT:-570} VM_MEM=${VM_MEM:-3G} VM_APPEND="${VM_APPEND:-}" \
 		"$ROOT/scripts/vm-run.sh" env VM_FILTER="${VM_FILTER:-}" BUILD="$BUILD" \
-		bash "$ROOT/tests/vm/guest.sh" >"$TMP/out" 2>"$TMP/err"
+		bash "$GUEST_ROOT/tests/vm/guest.sh" >"$TMP/out" 2>"$TMP/err"
 }
 start=$(date +%s)
 run_vm
