@@ -32,6 +32,8 @@ mount "$LOOP" "$DIR/mnt"
 F=$DIR/mnt/f
 "$W" "$F" 1024 >/dev/null # allocate the blocks once
 
+# bpftrace resolves tracepoints in tracefs, unmounted on a fresh boot.
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 BT='tracepoint:ext4:ext4_da_write_begin { @s[tid] = nsecs; }
 tracepoint:ext4:ext4_da_write_end /@s[tid]/ { @h = hist(nsecs - @s[tid]); delete(@s[tid]); }'
 bt_run() {

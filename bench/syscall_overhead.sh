@@ -49,6 +49,8 @@ run_bpftrace() { $PIN bpftrace -q -e "$BT_SCRIPT" -c "$LOOP $1" 2>/dev/null | ns
 # perf trace costs tens of us per call: 1/100 of the calls.
 run_perf() { perf trace -s -o /dev/null -- $PIN "$LOOP" $(($1 / 100)) 2>/dev/null | ns; }
 
+# bpftrace resolves tracepoints in tracefs, unmounted on a fresh boot.
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 configs="none floor timed osprof"
 command -v bpftrace >/dev/null && configs="$configs bpftrace"
 command -v perf >/dev/null && configs="$configs perf"

@@ -37,6 +37,8 @@ cleanup() {
 }
 trap cleanup EXIT
 trap "exit 1" INT TERM
+# bpftrace resolves tracepoints in tracefs, unmounted on a fresh boot.
+mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 . "$ROOT/scripts/loop-image.sh"
 mkloop ext4
 mkloop xfs

@@ -20,6 +20,14 @@ kl_total() {
 		awk -F'",' '{ split($4, f, ","); print f[3] }'
 }
 
+# kl_tracefs: tracefs mounted where osprof itself mounts it when it needs it;
+# bpftrace (ground truth) resolves tracepoints there, and a freshly booted
+# machine has it unmounted.
+kl_tracefs() {
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing ||
+		skip "cannot mount tracefs at /sys/kernel/tracing"
+}
+
 KL_LOOP=""
 KL_MNT=""
 kl_cleanup() {

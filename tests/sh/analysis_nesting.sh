@@ -9,6 +9,7 @@
 need_root
 need_btf
 command -v bpftrace >/dev/null || skip "needs bpftrace (ground truth)"
+kl_tracefs
 kl_ext4 32
 N=60
 cat >"$TMP/truth.bt" <<'EOF'
