@@ -16,6 +16,7 @@
 #include "cli/collect_opts.h"
 #include "cli/progress.h"
 #include "cli/spawn.h"
+#include "collect/user_elf.h"
 
 static const char usage_head[] =
     "usage: osprof run [OPTIONS] [--] CMD [ARGS...]\n\n"
@@ -99,7 +100,8 @@ int cmd_run(int argc, char **argv)
 	if ((rc = osp_collect_check_output("run", o.output)))
 		return rc;
 	char **cmdv = argv + next;
-	if (osp_find_command(cmdv[0])) {
+	char found[4096];
+	if (osp_elf_resolve(cmdv[0], found, sizeof(found))) {
 		fprintf(stderr, "osprof run: %s: command not found\n", cmdv[0]);
 		return 127;
 	}

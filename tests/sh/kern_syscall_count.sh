@@ -25,4 +25,10 @@ counts=$(grep -A1 '^profile syscall getpgid pid=' "$TMP/p.osp" | awk '/^stats/ {
 expect_eq "getpgid per process" "$counts" "$N $N $((4 * N)) "
 "$OSPROF" run -l syscall --by tid -o "$TMP/t.osp" -- "$PROGS/kern_sys" count $N 3 2 || fail "run --by tid"
 expect_eq "threads with getpgid" "$(grep -c '^profile syscall getpgid tid=' "$TMP/t.osp")" 6
+# The command is found in PATH before the held child runs: its one execve is
+# the command's own, not osprof's search through the directories before it.
+mkdir -p "$TMP/bin" && ln -s "$PROGS/kern_sys" "$TMP/bin/kern_sys"
+PATH="$TMP/no1:$TMP/no2:$TMP/bin:$PATH" "$OSPROF" run -l syscall -o "$TMP/e.osp" -- kern_sys count 1 0 0 ||
+	fail "run of a command found in PATH"
+expect_eq "execve calls of a command found in PATH" "$(prof_count "$TMP/e.osp" "syscall execve")" 1
 echo ok
