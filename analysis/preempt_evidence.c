@@ -21,7 +21,7 @@ static int preempted_sibling(const struct osp_profile *p, const struct osp_profi
 }
 
 /* Layers whose collectors honour --split preempt (collect/: syscall.c,
- * layer_fs.c, layer_uprobe.c, kfunc.c). The user layer cannot see a switch. */
+ * fs.c, uprobe.c, kfunc.c). The user layer cannot see a switch. */
 static int split_layer(const struct osp_set *s, const char *layer)
 {
 	static const char *const names[] = {"syscall", "fs", "uprobe", "func"};

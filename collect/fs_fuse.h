@@ -1,6 +1,6 @@
 /* fs layer, FUSE requests: round trip through the daemon per opcode
  * (fuse_request_send -> fuse_request_end, keyed by the request), profiled as
- * fs:fuse_<opcode> fs=fuse. Used by collect/layer_fs.c. */
+ * fs:fuse_<opcode> fs=fuse. Used by collect/fs.c. */
 #ifndef OSPROF_COLLECT_FS_FUSE_H
 #define OSPROF_COLLECT_FS_FUSE_H
 

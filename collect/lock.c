@@ -6,7 +6,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include <bpf/bpf.h>
-#include "collect/bpf_common.h"
+#include "collect/bpf_layer.h"
 #include "collect/bpf/kl_types.h"
 #include "collect/kl_util.h"
 #include "collect/ksyms.h"
@@ -19,16 +19,6 @@
 #define LCB_F_RT     (1U << 3)
 #define LCB_F_PERCPU (1U << 4)
 #define LCB_F_MUTEX  (1U << 5)
-
-struct lock_state {
-	struct lock_bpf *skel;
-	struct ksyms *ksyms;
-	unsigned by; /* KL_BY_* */
-	int by_caller;
-	struct osp_bpf_stats stats;
-	enum osp_attach_mode mode; /* tp_btf, or raw_tp where tp_btf fails */
-	int acquired;
-};
 
 /* The names perf lock contention uses for the same flags. */
 static const char *type_name(unsigned flags)
@@ -80,91 +70,28 @@ static int lock_internal(const char *sym)
 	return 0;
 }
 
-static void lock_destroy(struct osp_session *s, int slot)
-{
-	struct lock_state *st = s->layer_state[slot];
-	if (!st)
-		return;
-	lock_bpf__destroy(st->skel);
-	ksyms_free(st->ksyms);
-	if (st->acquired)
-		osp_bpf_common_release(s);
-	free(st);
-	s->layer_state[slot] = NULL;
-}
+OSP_BPF_SKEL_OPENER(lock)
 
-static int lock_prepare_(struct osp_session *s, int slot)
+static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
 {
-	int rc = osp_bpf_check("lock");
-	if (rc)
-		return rc;
-	struct lock_state *st = calloc(1, sizeof(*st));
-	if (!st)
-		return -ENOMEM;
-	s->layer_state[slot] = st;
+	struct lock_bpf *skel = st->k.skel;
 	st->by = kl_by_code("lock", s->by, 1, s->verbose);
-	st->by_caller = st->by == KL_BY_CALLER;
-	if ((rc = osp_bpf_common_acquire(s)))
-		return rc;
-	st->acquired = 1;
-	if (!(st->skel = lock_bpf__open())) {
-		rc = -errno;
-		fprintf(stderr, "osprof: lock: cannot open the BPF object: %s\n", strerror(errno));
-		return rc;
-	}
-	if ((rc = OSP_BPF_SETUP(st->skel, s)))
-		return rc;
-	((struct osp_bpf_cfg *)&st->skel->rodata->osp_cfg)->by = st->by;
-	bpf_map__set_max_entries(st->skel->maps.lock_waits, osp_bpf_thread_slots());
-	if (!st->by_caller)
-		bpf_map__set_max_entries(st->skel->maps.lock_stacks, 1);
-	st->mode = osp_bpf_tp_mode();
-	osp_bpf_pick(st->skel->progs.lock_begin_btf, st->skel->progs.lock_begin_raw, st->mode);
-	osp_bpf_pick(st->skel->progs.lock_end_btf, st->skel->progs.lock_end_raw, st->mode);
-	if ((rc = lock_bpf__load(st->skel))) {
-		fprintf(stderr,
-		        "osprof: lock: cannot load the BPF object (%s contention_begin/end): %s\n",
-		        osp_attach_mode_name(st->mode), strerror(-rc));
-		return rc;
-	}
-	return 0;
-}
-
-/* A layer whose prepare fails is not destroyed by its caller: clean up here. */
-static int lock_prepare(struct osp_session *s, int slot)
-{
-	int rc = lock_prepare_(s, slot);
-	if (rc)
-		lock_destroy(s, slot);
-	return rc;
-}
-
-static int lock_attach(struct osp_session *s, int slot)
-{
-	struct lock_state *st = s->layer_state[slot];
-	int rc = osp_bpf_common_start(s);
-	if (rc)
-		return rc;
-	if ((rc = lock_bpf__attach(st->skel))) {
-		fprintf(stderr,
-		        "osprof: lock: cannot attach to lock:contention_begin/end (%s): %s\n",
-		        osp_attach_mode_name(st->mode), strerror(-rc));
-		return rc;
-	}
-	osp_bpf_note_attach(s, "lock", "contention_begin", st->mode);
-	osp_bpf_note_attach(s, "lock", "contention_end", st->mode);
+	bpf_map__set_max_entries(skel->maps.lock_waits, osp_bpf_thread_slots());
+	if (st->by != KL_BY_CALLER)
+		bpf_map__set_max_entries(skel->maps.lock_stacks, 1);
 	return 0;
 }
 
 /* The contending function of stack `id`, or "[unknown]". */
-static const char *caller(struct lock_state *st, __u64 id)
+static const char *caller(const struct osp_bpf_layer_state *st, __u64 id)
 {
 	__u64 ips[KL_LOCK_STACK_DEPTH];
 	__u32 key = (__u32)id;
-	if (bpf_map_lookup_elem(bpf_map__fd(st->skel->maps.lock_stacks), &key, ips))
+	const struct lock_bpf *skel = st->k.skel;
+	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.lock_stacks), &key, ips))
 		return "[unknown]";
 	for (int i = 0; i < KL_LOCK_STACK_DEPTH && ips[i]; i++) {
-		const char *sym = ksyms_find(st->ksyms, ips[i]);
+		const char *sym = ksyms_find(st->priv, ips[i]);
 		if (sym && !lock_internal(sym))
 			return sym;
 	}
@@ -173,7 +100,7 @@ static const char *caller(struct lock_state *st, __u64 id)
 
 static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 {
-	struct lock_state *st = ctx;
+	const struct osp_bpf_layer_state *st = ctx;
 	const char *t = type_name(k->op);
 	if (t)
 		d->op = t;
@@ -181,7 +108,7 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 		snprintf(d->buf, 32, "flags_0x%x", k->op);
 		d->op = d->buf;
 	}
-	if (st->by_caller) {
+	if (st->by == KL_BY_CALLER) {
 		const char *c = k->dim[0] ? caller(st, k->dim[0] - 1) : "[no stack]";
 		snprintf(d->buf + 32, sizeof(d->buf) - 32, "%s", c);
 		d->dims[d->ndims++] = (struct osp_dim){"caller", d->buf + 32};
@@ -190,20 +117,34 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	return 0;
 }
 
-static int lock_collect(struct osp_session *s, int slot, int reset)
+/* Symbols are read at the first read, not at prepare: the stacks start in
+ * our own BPF programs, whose bpf_prog_* symbols exist only once loaded. */
+static int load_ksyms(struct osp_bpf_layer_state *st)
 {
-	struct lock_state *st = s->layer_state[slot];
-	/* Symbols are read now, not at prepare: the stacks start in our own BPF
-	 * programs, whose bpf_prog_* symbols exist only once they are loaded. */
-	if (st->by_caller && !st->ksyms && !(st->ksyms = ksyms_load()))
-		return -ENOENT;
-	int rc =
-	    osp_bpf_read_hists(s, bpf_map__fd(st->skel->maps.lock_hist), "lock", desc, st, reset);
-	if (!rc)
-		rc = osp_bpf_read_stats(s, st->skel->obj, &st->stats);
-	if (rc)
-		fprintf(stderr, "osprof: lock: cannot read the histograms: %s\n", strerror(-rc));
-	return rc;
+	if (st->by != KL_BY_CALLER || st->priv)
+		return 0;
+	return (st->priv = ksyms_load()) ? 0 : -ENOENT;
+}
+
+static void free_ksyms(void *ksyms)
+{
+	ksyms_free(ksyms);
+}
+
+static const struct osp_bpf_layer lock_bpf_layer = {
+    .name = "lock",
+    .tps = "contention_begin,contention_end",
+    .hist = "lock_hist",
+    .open = lock_open,
+    .configure = configure,
+    .desc = desc,
+    .before_read = load_ksyms,
+    .free_priv = free_ksyms,
+};
+
+static int lock_prepare(struct osp_session *s, int slot)
+{
+	return osp_bpf_layer_prepare(&lock_bpf_layer, s, slot);
 }
 
 static int lock_list(FILE *out, int verbose)
@@ -224,7 +165,7 @@ const struct osp_layer osp_layer_lock = {
     .needs_root = 1,
     .list = lock_list,
     .prepare = lock_prepare,
-    .attach = lock_attach,
-    .collect = lock_collect,
-    .destroy = lock_destroy,
+    .attach = osp_bpf_layer_attach,
+    .collect = osp_bpf_layer_collect,
+    .destroy = osp_bpf_layer_destroy,
 };

@@ -1,0 +1,100 @@
+/* block layer: per device and request type, queue time (block_rq_insert ->
+ * block_rq_issue), device time (block_rq_issue -> block_rq_complete) and
+ * request size at issue. Devices are named through /sys/dev/block. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <bpf/libbpf.h>
+#include "collect/bpf_layer.h"
+#include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
+#include "block.skel.h"
+
+static const char *const type_names[KL_BLK_NTYPES] = {"read", "write", "flush", "discard", "other"};
+static const char *const op_names[] = {"queue", "device", "size"};
+
+/* dev_t as the kernel encodes it (major << 20 | minor) -> "vda", else
+ * "MAJ:MIN" when sysfs does not know it (the device went away). */
+static void dev_name(__u64 dev, char *buf, size_t len)
+{
+	unsigned maj = (unsigned)(dev >> 20), min = (unsigned)(dev & 0xfffff);
+	char path[64], line[256];
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent", maj, min);
+	snprintf(buf, len, "%u_%u", maj, min);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(buf, len, "%s", line + 8);
+			break;
+		}
+	fclose(f);
+}
+
+OSP_BPF_SKEL_OPENER(block)
+
+static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
+{
+	(void)st;
+	if (s->by && strcmp(s->by, "dev") && s->verbose)
+		fprintf(
+		    stderr,
+		    "osprof: block: --by %s does not apply (split by dev and type); not split\n",
+		    s->by);
+	return 0;
+}
+
+static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
+{
+	(void)ctx;
+	if (k->op > KL_BLK_SIZE || k->aux >= KL_BLK_NTYPES)
+		return 1;
+	d->op = op_names[k->op];
+	dev_name(k->dim[0], d->buf, sizeof(d->buf));
+	d->dims[d->ndims++] = (struct osp_dim){"dev", d->buf};
+	d->dims[d->ndims++] = (struct osp_dim){"type", (char *)type_names[k->aux]};
+	if (k->op == KL_BLK_SIZE)
+		d->unit = OSP_UNIT_BYTES;
+	return 0;
+}
+
+static const struct osp_bpf_layer block_bpf_layer = {
+    .name = "block",
+    .tps = "block_rq_insert,block_rq_issue,block_rq_complete,block_rq_requeue",
+    .hist = "blk_hist",
+    .open = block_open,
+    .configure = configure,
+    .desc = desc,
+};
+
+static int block_prepare(struct osp_session *s, int slot)
+{
+	return osp_bpf_layer_prepare(&block_bpf_layer, s, slot);
+}
+
+static int block_list(FILE *out, int verbose)
+{
+	fprintf(out, "block    queue, device time and size of requests per dev and type via %s\n",
+	        kl_tp_mode_name());
+	if (verbose)
+		fprintf(out,
+		        "  queue   block_rq_insert -> block_rq_issue (or allocation -> issue)\n"
+		        "  device  block_rq_issue -> block_rq_complete\n"
+		        "  size    bytes at block_rq_issue; types read, write, flush, discard, "
+		        "other\n");
+	return 0;
+}
+
+const struct osp_layer osp_layer_block = {
+    .name = "block",
+    .by = "dev",
+    .summary = "block requests: queue and device time, request size, per device and type",
+    .needs_root = 1,
+    .list = block_list,
+    .prepare = block_prepare,
+    .attach = osp_bpf_layer_attach,
+    .collect = osp_bpf_layer_collect,
+    .destroy = osp_bpf_layer_destroy,
+};

@@ -1,0 +1,77 @@
+/* sched layer: run-queue latency and off-CPU time by reason (see
+ * collect/bpf/sched.bpf.c for how the reason is decided). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "collect/bpf_layer.h"
+#include "collect/bpf/kl_types.h"
+#include "collect/kl_util.h"
+#include "sched.skel.h"
+
+static const char *const reasons[KL_OFF_NREASONS] = {"preempted", "sleep",           "io",
+                                                     "lock",      "uninterruptible", "other"};
+
+OSP_BPF_SKEL_OPENER(sched)
+
+static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
+{
+	st->by = kl_by_code("sched", s->by, 0, s->verbose);
+	return 0;
+}
+
+static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
+{
+	const struct osp_bpf_layer_state *st = ctx;
+	if (k->op == KL_SCHED_RUNQ) {
+		d->op = "runq";
+	} else if (k->op == KL_SCHED_OFFCPU && k->aux < KL_OFF_NREASONS) {
+		d->op = "offcpu";
+		d->dims[d->ndims++] = (struct osp_dim){"reason", (char *)reasons[k->aux]};
+	} else {
+		return 1;
+	}
+	kl_by_dims(st->by, k, d);
+	return 0;
+}
+
+static const struct osp_bpf_layer sched_bpf_layer = {
+    .name = "sched",
+    .tps = "sched_wakeup,sched_wakeup_new,sched_switch,contention_begin,contention_end",
+    .hist = "sched_hist",
+    .open = sched_open,
+    .configure = configure,
+    .desc = desc,
+};
+
+static int sched_prepare(struct osp_session *s, int slot)
+{
+	return osp_bpf_layer_prepare(&sched_bpf_layer, s, slot);
+}
+
+static int sched_list(FILE *out, int verbose)
+{
+	int ok = geteuid() == 0 && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	fprintf(out, "sched    run-queue latency, off-CPU time by reason via tp_btf%s\n",
+	        ok ? "" : " (needs root)");
+	if (verbose)
+		fprintf(out,
+		        "  runq    wakeup (or preemption) -> switch-in\n"
+		        "  offcpu  switch-out -> switch-in, reason preempted, sleep, io, lock,\n"
+		        "          uninterruptible, other (sched_switch prev_state, in_iowait,\n"
+		        "          lock:contention_begin/end)\n");
+	return 0;
+}
+
+const struct osp_layer osp_layer_sched = {
+    .name = "sched",
+    .by = "pid,tid,comm",
+    .summary = "scheduler: run-queue latency, off-CPU time by reason",
+    .needs_root = 1,
+    .list = sched_list,
+    .prepare = sched_prepare,
+    .attach = osp_bpf_layer_attach,
+    .collect = osp_bpf_layer_collect,
+    .destroy = osp_bpf_layer_destroy,
+};
