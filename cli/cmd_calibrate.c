@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include "cli/cli.h"
 #include <osprof/analysis.h>
+#include "collect/calibrate.h"
 
 static const char usage[] =
     "usage: osprof calibrate [OPTIONS]\n\n"

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <osprof/output.h>
 #include <string.h>
+#include <osprof/analysis.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
 #include "cli/view_sets.h"
@@ -122,12 +123,14 @@ int cmd_html(int argc, char **argv)
 		goto out;
 	}
 	FILE *f = o.f;
+	struct osp_set *calib = osp_calib_load_default();
 	struct osp_html_opts ho = {.name_a = fa,
 	                           .b = b,
 	                           .name_b = fb,
 	                           .rootcause = rcfile ? &folded : NULL,
 	                           .rootcause_name = rcfile,
-	                           .max_heatmaps = heatmaps};
+	                           .max_heatmaps = heatmaps,
+	                           .calib = calib};
 	if (osp_render_html(f, a, &ho) < 0) {
 		osp_err("html: %s: write failed", out);
 		osp_output_abort(&o);
@@ -136,6 +139,7 @@ int cmd_html(int argc, char **argv)
 		osp_err("html: %s", err2);
 		rc = OSP_EXIT_FAIL;
 	}
+	osp_set_free(calib);
 out:
 	osp_folded_free(&folded);
 	osp_set_free(a);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <osprof/output.h>
+#include <osprof/analysis.h>
 #include <osprof/views.h>
 #include "cli/cli.h"
 #include "cli/view_sets.h"
@@ -242,6 +243,8 @@ int cmd_plot(int argc, char **argv)
 	o.b = b;
 	o.name_a = file;
 	o.name_b = diff;
+	struct osp_set *calib = osp_calib_load_default();
+	o.calib = calib;
 	int rc = OSP_EXIT_OK;
 	if (o.top && a->n > o.top && !o.op)
 		fprintf(stderr,
@@ -270,6 +273,7 @@ int cmd_plot(int argc, char **argv)
 			}
 		}
 	}
+	osp_set_free(calib);
 	osp_set_free(a);
 	osp_set_free(b);
 	return rc;

@@ -96,7 +96,8 @@ int osp_bpf_layer_collect(struct osp_session *s, int slot, int reset)
 	int rc = l->before_read ? l->before_read(st) : 0;
 	if (!rc) {
 		struct bpf_map *m = bpf_object__find_map_by_name(st->k.obj, l->hist);
-		rc = m ? osp_bpf_read_hists(s, bpf_map__fd(m), l->name, l->desc, st, reset) : -ENOENT;
+		rc = m ? osp_bpf_read_hists(s, bpf_map__fd(m), l->name, l->desc, st, reset)
+		       : -ENOENT;
 	}
 	if (!rc)
 		rc = osp_bpf_read_stats(s, st->k.obj, &st->stats);

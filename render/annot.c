@@ -8,24 +8,19 @@
 #include <osprof/analysis.h>
 #include "render/vmodel.h"
 
-/* The calibration (characteristic times) is loaded once, on first use:
- * $OSPROF_CALIBRATION or the per-host default of `osprof calibrate`. */
+/* The calibration (characteristic times) of the render in progress: given
+ * by the caller in the view's options (osp_plot_opts.calib,
+ * osp_html_opts.calib), never read from disk here. */
 static const struct osp_set *calib;
-static int calib_loaded;
 
 static const struct osp_set *calibration(void)
 {
-	if (!calib_loaded) {
-		calib_loaded = 1;
-		calib = osp_calib_load_default();
-	}
 	return calib;
 }
 
 void osp_vm_set_calibration(const struct osp_set *c)
 {
 	calib = c;
-	calib_loaded = 1;
 }
 
 static unsigned find(const struct osp_hist *h, struct osp_peak *pk, unsigned max)

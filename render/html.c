@@ -263,6 +263,7 @@ int osp_render_html(FILE *f, const struct osp_set *a, const struct osp_html_opts
 {
 	const struct osp_set *b = o->b;
 	const char *t = (const char *)render_html_report_html;
+	osp_vm_set_calibration(o->calib);
 	const char *end = t + render_html_report_html_len, *name = NULL;
 	while ((t = upto_marker(f, t, end, &name))) {
 		if (!strncmp(name, "CSS", 3)) {

@@ -277,13 +277,6 @@ struct osp_set *osp_set_drop_dims(const struct osp_set *s, const char *const *na
 
 /* Human label of a calibration op ("O_DIRECT 4 KiB random read"), or NULL. */
 const char *osp_calib_label(const char *op);
-/* Measures this machine's characteristic times into a new set (a few
- * seconds). dir: where to create the disk file (NULL: /var/tmp). Progress
- * and skipped items go to log (may be NULL). NULL on ENOMEM. */
-struct osp_set *osp_calibrate(const char *dir, FILE *log);
-/* Async-signal-safe: makes a running osp_calibrate() finish early with what
- * it has measured (metadata "interrupted"). */
-void osp_calibrate_stop(void);
 /* $OSPROF_CALIBRATION, else /var/lib/osprof/calibration-<host>.osp. */
 const char *osp_calib_default_path(char *buf, size_t len);
 /* Loads the default calibration; NULL when absent or unreadable. */

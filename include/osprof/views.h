@@ -16,6 +16,9 @@ struct osp_plot_opts {
 	const struct osp_set *b; /* --diff: overlay of a second set, or NULL */
 	const char *name_a;      /* legend names (file names) */
 	const char *name_b;
+	/* characteristic times that annotate peaks (osp_calib_load_default),
+	 * or NULL for none */
+	const struct osp_set *calib;
 };
 
 /* Each returns 0, or -1 after setting err (e.g. nothing matched --op). */
@@ -48,8 +51,9 @@ struct osp_html_opts {
 	const char *name_b;
 	const struct osp_folded_set *rootcause; /* extra root-cause tree, or NULL */
 	const char *rootcause_name;
-	unsigned max_heatmaps; /* time slices of at most this many profiles, those
-	                          with the most latency (0: all) */
+	unsigned max_heatmaps;       /* time slices of at most this many profiles, those
+	                                with the most latency (0: all) */
+	const struct osp_set *calib; /* characteristic times for peak notes, or NULL */
 };
 
 /* One offline HTML file: grid, graph, heat map, tree, and diff when o->b. */
