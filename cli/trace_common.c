@@ -1,4 +1,4 @@
-/* Filters and the event walk shared by the trace subcommands. */
+/* Filter options and the walk with messages, shared by the trace subcommands. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +17,7 @@ static int parse_u64(const char *s, uint64_t *v)
 	return *end || errno ? -1 : 0;
 }
 
-static int by_path(const char *cmd, struct trace_filter *f, const char *flag, const char *path)
+static int by_path(const char *cmd, struct osp_trace_filter *f, const char *flag, const char *path)
 {
 	struct stat sb;
 	if (stat(path, &sb) < 0)
@@ -29,7 +29,7 @@ static int by_path(const char *cmd, struct trace_filter *f, const char *flag, co
 	return 0;
 }
 
-int trace_filter_opt(const char *cmd, struct trace_filter *f, int c, const char *arg)
+int trace_filter_opt(const char *cmd, struct osp_trace_filter *f, int c, const char *arg)
 {
 	uint64_t v;
 	switch (c) {
@@ -78,74 +78,28 @@ int trace_filter_opt(const char *cmd, struct trace_filter *f, int c, const char 
 	return OSP_EXIT_USAGE;
 }
 
-int trace_filter_match(const struct trace_filter *f, const struct osp_trace_event *ev)
+static const char *warn_cmd = "";
+
+void trace_warn_as(const char *cmd)
 {
-	if (!f)
-		return 1;
-	if (f->has_pid && ev->pid != f->pid && ev->tid != f->pid)
-		return 0;
-	if (f->has_ops && (ev->op >= OSP_TOP_NR || !f->ops[ev->op]))
-		return 0;
-	if (f->has_ino && ev->ino != f->ino)
-		return 0;
-	if (f->has_dev && ev->dev != f->dev)
-		return 0;
-	return ev->lat_ns >= f->min_lat;
+	warn_cmd = cmd;
 }
 
-int trace_walk(const char *cmd, const char *path, const struct trace_filter *f, trace_visit_fn fn,
-               void *ctx, struct trace_totals *t)
+void trace_warn(const char *text)
 {
-	char **paths, err[600];
-	size_t n;
-	memset(t, 0, sizeof(*t));
-	if (osp_trace_list(path, &paths, &n, err, sizeof(err)) < 0) {
+	fprintf(stderr, "osprof trace %s: warning: %s\n", warn_cmd, text);
+}
+
+int trace_walk(const char *cmd, const char *path, const struct osp_trace_filter *f,
+               osp_trace_visit_fn fn, void *ctx, struct osp_trace_totals *t)
+{
+	char err[600];
+	trace_warn_as(cmd);
+	int rc = osp_trace_walk(path, f, fn, ctx, trace_warn, t, err, sizeof(err));
+	if (rc < 0) {
 		fprintf(stderr, "osprof trace %s: %s\n", cmd, err);
 		return OSP_EXIT_USAGE;
 	}
-	if (n == 0) {
-		fprintf(stderr, "osprof trace %s: %s: no trace segments (*%s) in this directory\n",
-		        cmd, path, OSP_TRACE_EXT);
-		osp_trace_list_free(paths, n);
-		return OSP_EXIT_USAGE;
-	}
-	int rc = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
-		struct osp_trace_reader *r = osp_trace_reader_open(paths[i], err, sizeof(err));
-		if (!r) {
-			fprintf(stderr, "osprof trace %s: %s\n", cmd, err);
-			rc = OSP_EXIT_USAGE;
-			break;
-		}
-		if (t->segments++ == 0)
-			t->host = *osp_trace_reader_host(r);
-		struct osp_trace_event ev;
-		while (!rc && osp_trace_reader_next(r, &ev) == 1) {
-			t->events++;
-			if (!t->first_ts || (ev.ts_ns && ev.ts_ns < t->first_ts))
-				t->first_ts = ev.ts_ns;
-			if (ev.ts_ns + ev.lat_ns > t->last_end)
-				t->last_end = ev.ts_ns + ev.lat_ns;
-			if (!trace_filter_match(f, &ev))
-				continue;
-			t->matched++;
-			rc = fn ? fn(ctx, &ev) : 0;
-		}
-		struct osp_trace_reader_stats st;
-		osp_trace_reader_get_stats(r, &st);
-		t->dropped += st.dropped;
-		t->blocks += st.blocks;
-		t->raw_bytes += st.raw_bytes;
-		t->disk_bytes += st.disk_bytes;
-		t->zstd_blocks += (uint64_t)st.zstd_blocks;
-		if (!rc && osp_trace_reader_warning(r)) {
-			t->truncated++;
-			fprintf(stderr, "osprof trace %s: warning: %s\n", cmd,
-			        osp_trace_reader_warning(r));
-		}
-		osp_trace_reader_close(r);
-	}
-	osp_trace_list_free(paths, n);
 	return rc;
 }
 

@@ -35,8 +35,8 @@ struct dump_opts {
 	int no_header, wall;
 };
 
-static int parse(const char *cmd, const char *usage, int argc, char **argv, struct trace_filter *f,
-                 const char **path, struct dump_opts *d)
+static int parse(const char *cmd, const char *usage, int argc, char **argv,
+                 struct osp_trace_filter *f, const char **path, struct dump_opts *d)
 {
 	static const struct option longopts[] = {
 	    TRACE_FILTER_LONGOPTS,
@@ -111,13 +111,13 @@ static int print_event(void *vctx, const struct osp_trace_event *ev)
 
 int trace_cmd_dump(int argc, char **argv)
 {
-	struct trace_filter f;
+	struct osp_trace_filter f;
 	const char *path;
 	struct dump_opts o = {0};
 	int rc = parse("trace dump", dump_usage, argc, argv, &f, &path, &o);
 	if (rc)
 		return rc < 0 ? OSP_EXIT_OK : rc;
-	struct trace_totals t;
+	struct osp_trace_totals t;
 	struct dump_ctx d = {0};
 	/* the origin is the first event of the whole trace, filtered or not */
 	rc = trace_walk("dump", path, NULL, NULL, NULL, &t);
@@ -190,13 +190,13 @@ static int count_event(void *vctx, const struct osp_trace_event *ev)
 
 int trace_cmd_stats(int argc, char **argv)
 {
-	struct trace_filter f;
+	struct osp_trace_filter f;
 	const char *path;
 	int rc = parse("trace stats", stats_usage, argc, argv, &f, &path, NULL);
 	if (rc)
 		return rc < 0 ? OSP_EXIT_OK : rc;
 	struct stats_ctx *c = calloc(1, sizeof(*c));
-	struct trace_totals t;
+	struct osp_trace_totals t;
 	if (!c)
 		return OSP_EXIT_FAIL;
 	rc = trace_walk("stats", path, &f, count_event, c, &t);

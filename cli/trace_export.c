@@ -200,7 +200,7 @@ int trace_cmd_export(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct trace_filter f = {0};
+	struct osp_trace_filter f = {0};
 	const char *chrome = NULL, *heat = NULL, *tree = NULL;
 	int c, rc;
 	optind = 1;
@@ -237,7 +237,7 @@ int trace_cmd_export(int argc, char **argv)
 	if (!chrome && !heat && !tree)
 		return osp_usage_err("trace export", "give --chrome, --heatmap and/or --tree");
 	const char *path = argv[optind];
-	struct trace_totals t;
+	struct osp_trace_totals t;
 	if ((rc = trace_walk("export", path, NULL, NULL, NULL, &t)))
 		return rc;
 	struct export_ctx ctx = {.origin = t.first_ts, .tree = tree != NULL};

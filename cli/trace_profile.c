@@ -1,6 +1,5 @@
-/* osprof trace profile: the profile set of a trace. Layer "syscall" with
- * op = the system call's name, so it counts what the live syscall layer
- * counts for the same run; fs and block events go to layers "fs"/"block". */
+/* osprof trace profile: the profile set of a trace (trace/profile.c) into a
+ * file. */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -22,43 +21,6 @@ static const char usage[] =
     "  -i, --interval DUR   also keep time slices of DUR (e.g. 1s)\n"
     "      --by pid|comm    one profile per process id or command name\n\n" TRACE_FILTER_HELP;
 
-struct prof_ctx {
-	struct osp_set *set;
-	struct osp_profile *cache[OSP_TOP_NR];
-	uint64_t origin;
-	const char *by;
-};
-
-static int add_event(void *vctx, const struct osp_trace_event *ev)
-{
-	struct prof_ctx *c = vctx;
-	const char *op = osp_trace_op_name(ev->op);
-	char opbuf[24];
-	if (!op) {
-		snprintf(opbuf, sizeof(opbuf), "op%u", ev->op);
-		op = opbuf;
-	}
-	struct osp_profile *p = NULL;
-	if (!c->by && ev->op < OSP_TOP_NR)
-		p = c->cache[ev->op];
-	if (!p) {
-		char val[32];
-		struct osp_dim d = {(char *)c->by, val};
-		if (c->by && !strcmp(c->by, "pid"))
-			snprintf(val, sizeof(val), "%u", ev->pid);
-		else if (c->by)
-			snprintf(val, sizeof(val), "%s", ev->comm[0] ? ev->comm : "?");
-		p = osp_set_get(c->set, osp_trace_layer_name(osp_trace_op_layer(ev->op)), op,
-		                c->by ? &d : NULL, c->by ? 1 : 0);
-		if (!p)
-			return 1;
-		if (!c->by && ev->op < OSP_TOP_NR)
-			c->cache[ev->op] = p;
-	}
-	osp_profile_add(c->set, p, ev->lat_ns, ev->ts_ns > c->origin ? ev->ts_ns - c->origin : 0);
-	return 0;
-}
-
 int trace_cmd_profile(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -70,7 +32,7 @@ int trace_cmd_profile(int argc, char **argv)
 	    {"help", no_argument, NULL, 'h'},
 	    {NULL, 0, NULL, 0},
 	};
-	struct trace_filter f = {0};
+	struct osp_trace_filter f = {0};
 	const char *out = "trace.osp", *by = NULL;
 	unsigned r = 1;
 	uint64_t slice = 0;
@@ -116,32 +78,15 @@ int trace_cmd_profile(int argc, char **argv)
 	if (optind != argc - 1)
 		return osp_usage_err("trace profile", "give one trace directory or segment file");
 	const char *path = argv[optind];
-	struct trace_totals t;
-	if ((rc = trace_walk("profile", path, NULL, NULL, NULL, &t)))
-		return rc; /* first pass: the time origin */
-	struct prof_ctx ctx = {.set = osp_set_new(r), .origin = t.first_ts, .by = by};
-	if (!ctx.set)
-		return OSP_EXIT_FAIL;
-	ctx.set->slice_ns = slice;
-	rc = trace_walk("profile", path, &f, add_event, &ctx, &t);
-	if (rc) {
-		osp_set_free(ctx.set);
-		return rc == 1 ? OSP_EXIT_FAIL : rc;
+	struct osp_trace_totals t;
+	char err[600];
+	trace_warn_as("profile");
+	struct osp_set *s =
+	    osp_trace_profile(path, &f, r, slice, by, trace_warn, &t, err, sizeof(err));
+	if (!s) {
+		fprintf(stderr, "osprof trace profile: %s\n", err);
+		return OSP_EXIT_USAGE;
 	}
-	struct osp_set *s = ctx.set;
-	osp_set_meta(s, "host", t.host.hostname);
-	osp_set_meta(s, "kernel", t.host.kernel);
-	osp_set_metaf(s, "cpus", "%u", t.host.cpus);
-	osp_set_metaf(s, "start_wall_ns", "%" PRIu64, t.host.start_wall_ns);
-	osp_set_meta(s, "unit", "ns");
-	osp_set_meta(s, "clock", "CLOCK_MONOTONIC");
-	osp_set_meta(s, "source", "trace");
-	osp_set_meta(s, "trace", path);
-	osp_set_meta(s, "command", t.host.target);
-	osp_set_metaf(s, "duration_ns", "%" PRIu64,
-	              t.last_end > t.first_ts ? t.last_end - t.first_ts : 0);
-	osp_meta_add_u64(s, "lost_events", t.dropped);
-	char err[512];
 	if (!strcmp(out, "-")) {
 		rc = osp_set_write(s, stdout) ? OSP_EXIT_FAIL : OSP_EXIT_OK;
 	} else if (osp_set_save(s, out, err, sizeof(err))) {

@@ -486,4 +486,3 @@ struct osp_set *osp_calibrate(const char *dir, FILE *log)
 	osp_set_metaf(s, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - t0));
 	return s;
 }
-

@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+struct osp_set;
+
 #define OSP_TRACE_VERSION  1
 #define OSP_TRACE_COMM_LEN 16
 #define OSP_TRACE_EXT      ".ospt"
@@ -277,5 +279,50 @@ void osp_trace_reader_close(struct osp_trace_reader *r);
  * directory in name (= time) order. 0 or -1 with a message in err. */
 int osp_trace_list(const char *path, char ***paths, size_t *n, char *err, size_t errlen);
 void osp_trace_list_free(char **paths, size_t n);
+
+/* ---- walking a trace ---------------------------------------------------- */
+
+/* Which events a walk visits (all fields off: every event). */
+struct osp_trace_filter {
+	int has_pid;
+	uint32_t pid; /* matches pid or tid */
+	int has_ops;
+	unsigned char ops[OSP_TOP_NR]; /* 1 = wanted */
+	int has_ino, has_dev;
+	uint64_t ino;
+	uint32_t dev;
+	uint64_t min_lat;
+};
+int osp_trace_filter_match(const struct osp_trace_filter *f, const struct osp_trace_event *ev);
+
+/* Summary of a walk. */
+struct osp_trace_totals {
+	uint64_t events, matched, dropped, blocks, raw_bytes, disk_bytes;
+	uint64_t segments, truncated, zstd_blocks;
+	uint64_t first_ts, last_end;
+	struct osp_trace_host host; /* of the first segment */
+};
+
+/* Calls fn for each event of a segment file or a directory of them that
+ * matches f (f NULL: every event; fn NULL: totals only), in file order.
+ * Returns 0, the non-zero value fn returned, or -1 with err set (a bad path,
+ * no segments, not a trace). A segment cut short or corrupt is read up to
+ * its last good block and counted in t->truncated; warn(text) is told each
+ * time (warn may be NULL). */
+typedef int (*osp_trace_visit_fn)(void *ctx, const struct osp_trace_event *ev);
+typedef void (*osp_trace_warn_fn)(const char *text);
+int osp_trace_walk(const char *path, const struct osp_trace_filter *f, osp_trace_visit_fn fn,
+                   void *ctx, osp_trace_warn_fn warn, struct osp_trace_totals *t, char *err,
+                   size_t errlen);
+
+/* The profile set of a trace: one histogram per (layer, op) -- layer syscall
+ * with op = the system call (the keys and counts of `osprof run -l
+ * syscall`), fs and block -- at resolution r, with time slices of slice_ns
+ * (0: none) and, with by "pid" or "comm", one profile per process. Metadata
+ * from the segments' host stamps; dropped events are lost_events. NULL with
+ * err set on a bad trace or ENOMEM; t gets the walk's totals. */
+struct osp_set *osp_trace_profile(const char *path, const struct osp_trace_filter *f, unsigned r,
+                                  uint64_t slice_ns, const char *by, osp_trace_warn_fn warn,
+                                  struct osp_trace_totals *t, char *err, size_t errlen);
 
 #endif
