@@ -12,6 +12,7 @@
 #include "cli/losses.h"
 #include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
+#include "collect/session.h"
 
 static const char usage_head[] =
     "usage: osprof record [OPTIONS] [-a | -p PID[,PID] | -c CGROUP | --comm NAME]\n"
@@ -31,13 +32,6 @@ static const char usage_head[] =
     "are not a loss; 2 bad option, value or output path (nothing attached); 1\n"
     "profiling cannot start here or FILE cannot be written.\n";
 
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
-
 /* Sleeps until the monotonic time `until` or a signal; 1 if interrupted.
  * SIGINT and SIGTERM are blocked except inside ppoll, which unblocks them
  * atomically: a signal arriving just before the wait cannot be missed. */
@@ -46,7 +40,7 @@ static sigset_t wait_mask;
 static int sleep_until(uint64_t until)
 {
 	for (;;) {
-		if (stop_sig)
+		if (osp_signals_stop())
 			return 1;
 		uint64_t now = osp_now_ns();
 		if (now >= until)
@@ -122,9 +116,7 @@ int cmd_record(int argc, char **argv)
 		goto out_opts;
 	}
 	osp_set_meta(s.set, "command", "record");
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	osp_signals_install();
 	sigset_t block;
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -174,8 +166,8 @@ int cmd_record(int argc, char **argv)
 			if (layers[i]->collect && layers[i]->collect(&s, i, 0) < 0)
 				osp_err("record: layer %s: collection incomplete", layers[i]->name);
 	}
-	if (stop_sig)
-		fprintf(stderr, "osprof: %s: stopping\n", strsignal(stop_sig));
+	if (osp_signals_stop())
+		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
 	osp_set_metaf(s.set, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
 	char err[512];
 	if (osp_set_save(s.set, o.output, err, sizeof(err))) {

@@ -15,7 +15,7 @@
 #include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 #include "cli/progress.h"
-#include "cli/spawn.h"
+#include "collect/session.h"
 #include "collect/user_elf.h"
 
 static const char usage_head[] =
@@ -23,7 +23,9 @@ static const char usage_head[] =
     "Runs CMD, profiles it and every process it forks, and writes the profile\n"
     "set to -o FILE (default osprof.osp). A layer this kernel cannot serve is\n"
     "named once with the reason and the run goes on with the others.\n"
-    "Ctrl-C reaches CMD; whatever was collected is still written.\n"
+    "SIGINT and SIGTERM reach CMD (Ctrl-C by itself, a signal sent to osprof\n"
+    "alone passed on); osprof writes the profile when CMD has exited. A second\n"
+    "signal kills CMD (SIGKILL). Whatever was collected is written.\n"
     "Read the result with 'osprof report FILE'.\n\n"
     "Exit status: CMD's exit status (128+N if CMD was killed by signal N; 127 if\n"
     "CMD was not found). When CMD exits 0 but something was lost (events, static\n"
@@ -31,18 +33,6 @@ static const char usage_head[] =
     "naming each count (--allow-loss: 0). Before CMD runs: 2 for a bad option,\n"
     "value or output path, 1 when profiling cannot start here (no root, no BTF,\n"
     "no requested layer can attach). 1 also when FILE cannot be written.\n";
-
-static volatile sig_atomic_t forward_sig;
-static pid_t child_pid;
-
-static void on_signal(int sig)
-{
-	/* SIGINT from the terminal reaches the child by itself; a SIGTERM sent
-	 * to osprof alone is passed on so CMD ends and the profile is written. */
-	forward_sig = sig;
-	if (child_pid > 0 && sig == SIGTERM)
-		kill(child_pid, sig);
-}
 
 static int exit_status(int status)
 {
@@ -124,15 +114,14 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	status = OSP_EXIT_FAIL;
 	nlayers = n;
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	child_pid = osp_spawn_held(cmdv, &release_fd, "run");
+	osp_signals_install();
+	pid_t child_pid = osp_spawn_held(cmdv, &release_fd, "run");
 	if (child_pid < 0) {
 		osp_err("run: cannot start %s: %s", cmdv[0], strerror(errno));
 		goto out;
 	}
 	s.root_pid = child_pid;
+	osp_signals_child(child_pid);
 	if ((status = osp_collect_attach("run", &s, layers, &n))) {
 		close(release_fd); /* the held child exits without running */
 		wait_child(child_pid);
@@ -149,6 +138,7 @@ int cmd_run(int argc, char **argv)
 	struct osp_progress pg;
 	osp_progress_init(&pg, "run", o.quiet);
 	status = wait_child_progress(child_pid, &pg, cmdv[0]);
+	osp_signals_child(0);
 	osp_progress_show(&pg, 1, "%s exited, collecting", cmdv[0]);
 	osp_progress_end(&pg);
 	osp_set_metaf(s.set, "duration_ns", "%llu",

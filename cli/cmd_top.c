@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/top_source.h"
 #include "cli/top_view.h"
+#include "collect/session.h"
 
 static const char usage_head[] =
     "usage: osprof top [OPTIONS] [-a | -p PID[,PID] | -c CGROUP | --comm NAME]\n"
@@ -26,13 +27,6 @@ static const char usage_head[] =
     "Keys: q quit, Up/Down (j/k) select, PgUp/PgDn/Home/End, l/L next/previous\n"
     "layer (filter), p or space pause, c cumulative or last-interval values,\n"
     "w write the profile set to -o FILE, z zero the counters.\n";
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
 
 /* --replay FILE is top's own option: taken out before the shared parser. */
 static const char *take_replay(int *argc, char **argv)
@@ -80,7 +74,7 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 	uint64_t start = osp_now_ns(), prev = start, next = start + v->interval_ns;
 	int rc = OSP_EXIT_OK;
 	top_view_draw(v);
-	while (!stop_sig) {
+	while (!osp_signals_stop()) {
 		uint64_t now = osp_now_ns();
 		if (duration_ns && now - start >= duration_ns)
 			break;
@@ -172,9 +166,7 @@ int cmd_top(int argc, char **argv)
 	rc = replay ? top_source_replay(&src, replay) : top_source_live(&src, &o);
 	if (rc)
 		goto out_opts;
-	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: wake getch */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	osp_signals_install(); /* no SA_RESTART: wakes getch */
 	setlocale(LC_ALL, "");
 	initscr();
 	cbreak();
@@ -189,7 +181,7 @@ int cmd_top(int argc, char **argv)
 	v.interval_ns = interval;
 	rc = run(&src, &v, o.duration_ns);
 	endwin();
-	if (stop_sig && explicit_output(argc, argv)) {
+	if (osp_signals_stop() && explicit_output(argc, argv)) {
 		/* Ctrl-C/SIGTERM with -o: keep what was collected. */
 		char err[256];
 		if (osp_set_save(v.cum, o.output, err, sizeof(err)) < 0) {

@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/losses.h"
-#include "cli/spawn.h"
+#include "collect/session.h"
 #include "cli/trace_cmds.h"
 #include "cli/progress.h"
 #include <linux/types.h>
@@ -60,15 +60,7 @@ static const char usage[] =
     "naming the count (--allow-loss: 0); 2 bad option, value or -w directory\n"
     "(nothing attached); 1 recording cannot start here.\n";
 
-static volatile sig_atomic_t stop_sig;
 static pid_t child_pid;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-	if (child_pid > 0 && sig == SIGTERM)
-		kill(child_pid, sig);
-}
 
 static int any_alive(const pid_t *pids, size_t n)
 {
@@ -279,9 +271,7 @@ int trace_cmd_record(int argc, char **argv)
 	struct osp_trace_capture *cap = NULL;
 	if (!s.set)
 		goto out;
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	osp_signals_install();
 	/* The held child exists before the programs load, so the filter knows
 	 * its pid from the start. */
 	if (cmdv) {
@@ -291,6 +281,7 @@ int trace_cmd_record(int argc, char **argv)
 			goto out;
 		}
 		s.root_pid = child_pid;
+		osp_signals_child(child_pid);
 	}
 	if (osp_trace_capture_open(&cap, &s, layers, (size_t)rb) < 0 ||
 	    osp_trace_capture_attach(cap, &s) < 0) {
@@ -328,7 +319,10 @@ int trace_cmd_record(int argc, char **argv)
 			break;
 		}
 		osp_trace_writer_tick(w);
-		if (stop_sig || (duration && osp_now_ns() - start >= duration))
+		/* A command osprof started was passed the signal: recording
+		 * goes on until it has exited. */
+		if ((osp_signals_stop() && child_pid <= 0) ||
+		    (duration && osp_now_ns() - start >= duration))
 			break;
 		if (s.npids && !any_alive(s.pids, s.npids)) {
 			fprintf(stderr, "osprof trace: every -p process has exited\n");
@@ -340,6 +334,7 @@ int trace_cmd_record(int argc, char **argv)
 			if (p == child_pid) {
 				status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 				child_pid = 0;
+				osp_signals_child(0);
 				break;
 			}
 		}
@@ -358,6 +353,7 @@ int trace_cmd_record(int argc, char **argv)
 		int st;
 		while (waitpid(child_pid, &st, 0) < 0 && errno == EINTR)
 			;
+		osp_signals_child(0);
 		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
 out:;

@@ -1,0 +1,81 @@
+/* The command a collecting command starts, and the signal policy they share
+ * (collect/session.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "collect/session.h"
+#include "collect/user_elf.h"
+
+/* Forks CMD held before exec, so layers can attach to its pid first. The
+ * PATH search happens here, before the fork: done by execvp in the child it
+ * would run under the probes, and every failed execve of the search would
+ * be profiled as the command's own. */
+pid_t osp_spawn_held(char **argv, int *release_fd, const char *who)
+{
+	char path[4096];
+	int p[2];
+	if (osp_elf_resolve(argv[0], path, sizeof(path))) {
+		errno = ENOENT;
+		return -1;
+	}
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char go;
+		close(p[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		/* EOF without a byte means osprof died: do not run unprofiled. */
+		if (read(p[0], &go, 1) != 1)
+			_exit(127);
+		execv(path, argv);
+		if (errno == ENOEXEC) /* a script without #!: execvp hands it to sh */
+			execvp(argv[0], argv);
+		fprintf(stderr, "osprof %s: %s: %s\n", who, argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(p[0]);
+	*release_fd = p[1];
+	return pid;
+}
+
+static volatile sig_atomic_t stop_sig;
+static volatile pid_t child;
+
+static void on_signal(int sig, siginfo_t *si, void *uc)
+{
+	(void)uc;
+	int again = stop_sig != 0;
+	if (!again)
+		stop_sig = sig;
+	if (child <= 0)
+		return;
+	if (again)
+		kill(child, SIGKILL);
+	else if (sig == SIGTERM || si->si_code <= 0) /* kill(2), not the terminal */
+		kill(child, sig);
+}
+
+void osp_signals_install(void)
+{
+	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO};
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+void osp_signals_child(pid_t pid)
+{
+	child = pid;
+}
+
+int osp_signals_stop(void)
+{
+	return stop_sig;
+}

@@ -1,0 +1,32 @@
+/* What every collecting command (run, record, top, trace record) shares
+ * about its targets: the command osprof starts, held before exec until the
+ * collectors have attached, and one signal policy. */
+#ifndef OSPROF_COLLECT_SESSION_H
+#define OSPROF_COLLECT_SESSION_H
+
+#include <sys/types.h>
+
+/* Forks argv held before exec (argv[0] found as execvp would, before the
+ * fork; -1 with ENOENT when it is not found): writing one byte to
+ * *release_fd lets it exec; closing it unwritten makes it exit 127 without
+ * running. `who` names the command in the child's exec error. -1 on
+ * failure. */
+pid_t osp_spawn_held(char **argv, int *release_fd, const char *who);
+
+/* The signal policy. SIGINT and SIGTERM ask osprof to stop; what it
+ * collected is then read out and written, never lost.
+ *   - A command osprof started (osp_signals_child) gets the signal too:
+ *     SIGTERM always, SIGINT when it was sent to osprof by a process (the
+ *     terminal's Ctrl-C reaches the command's process group by itself).
+ *     osprof keeps collecting until the command has exited, so its end is
+ *     profiled and its exit status known.
+ *   - A second signal kills that command (SIGKILL).
+ *   - Live targets (-a, -p, -c, --comm) stop at once.
+ * osp_signals_install sets the handlers (without SA_RESTART: a blocking
+ * wait returns EINTR). */
+void osp_signals_install(void);
+void osp_signals_child(pid_t child); /* 0: none (any more) */
+/* The first stop signal received, or 0. */
+int osp_signals_stop(void);
+
+#endif
