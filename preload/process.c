@@ -153,6 +153,11 @@ void osp_rec_shared(char *slot, unsigned op, uint64_t ns)
 		;
 }
 
+void osp_rec_span(char *slot, unsigned op, uint64_t t0, uint64_t t1)
+{
+	osp_rec(slot, op, t1 - t0);
+}
+
 void osp_preload_child(void)
 {
 	char *old = osp_pl.base;
