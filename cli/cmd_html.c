@@ -6,7 +6,7 @@
 #include <osprof/output.h>
 #include <string.h>
 #include <osprof/analysis.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 #include "cli/cli.h"
 #include "cli/view_sets.h"
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <osprof/output.h>
 #include <osprof/analysis.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 #include "cli/cli.h"
 #include "cli/view_sets.h"
 

@@ -6,7 +6,6 @@
 #include <osprof/render.h>
 #include <osprof/sort.h>
 #include "cli/top_view.h"
-#include "render/vmodel.h"
 
 /* Profiles shown: those of the layer filter, ranked by total latency of the
  * cumulative set or of the last interval (c toggles). */
@@ -39,7 +38,8 @@ static size_t rows_of(const struct top_view *v, struct row **out)
 		const struct osp_profile *p = v->cum->profiles[i];
 		if (v->layer[0] && strcmp(p->layer, v->layer))
 			continue;
-		const struct osp_profile *q = osp_vm_twin(v->last, p);
+		const struct osp_profile *q =
+		    v->last ? osp_set_find(v->last, p->layer, p->op, p->dims, p->ndims) : NULL;
 		uint64_t key = v->interval_mode ? (q ? q->hist.total : 0) : p->hist.total;
 		r[n++] = (struct row){p, q, key};
 	}
@@ -66,7 +66,7 @@ static void header(const struct top_view *v, size_t nrows)
 	/* States first: a narrow terminal cuts the (long) source description. */
 	snprintf(line, sizeof(line), " osprof top %s%s%s - every %s - %s", ts,
 	         v->paused ? " [PAUSED]" : "", v->finished ? " [replay finished]" : "",
-	         osp_vm_fmt((double)v->interval_ns, OSP_UNIT_NS, iv, sizeof(iv)), v->what);
+	         osp_render_value((double)v->interval_ns, OSP_UNIT_NS, iv, sizeof(iv)), v->what);
 	mvaddnstr(0, 0, line, COLS);
 	attroff(A_REVERSE);
 	snprintf(line, sizeof(line),
@@ -172,13 +172,13 @@ void top_view_draw(struct top_view *v)
 		fit(dims, (size_t)(dimw > 1 ? dimw - 1 : 1));
 		snprintf(rate, sizeof(rate), "%.0f",
 		         v->last_secs > 0 ? (double)qc / v->last_secs : 0.0);
-		snprintf(
-		    line, sizeof(line), "%-8.8s %-*s %-*s%10llu %10s %10s %10s %10s", w->p->layer,
-		    opw, op, dimw, dimw ? dims : "", (unsigned long long)cnt, rate,
-		    osp_vm_fmt((double)tot, w->p->unit, t1, sizeof(t1)),
-		    osp_vm_fmt(cnt ? (double)tot / (double)cnt : 0, w->p->unit, t2, sizeof(t2)),
-		    osp_vm_fmt(p && cnt ? (double)osp_hist_quantile(&p->hist, 0.99) : 0, w->p->unit,
-		               t3, sizeof(t3)));
+		snprintf(line, sizeof(line), "%-8.8s %-*s %-*s%10llu %10s %10s %10s %10s",
+		         w->p->layer, opw, op, dimw, dimw ? dims : "", (unsigned long long)cnt,
+		         rate, osp_render_value((double)tot, w->p->unit, t1, sizeof(t1)),
+		         osp_render_value(cnt ? (double)tot / (double)cnt : 0, w->p->unit, t2,
+		                          sizeof(t2)),
+		         osp_render_value(p && cnt ? (double)osp_hist_quantile(&p->hist, 0.99) : 0,
+		                          w->p->unit, t3, sizeof(t3)));
 		if (v->scroll + k == v->sel)
 			attron(A_REVERSE);
 		mvhline(3 + k, 0, ' ', COLS);

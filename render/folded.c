@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 
 /* Bounds against hostile input: a report is for people, not for millions
  * of stacks. */

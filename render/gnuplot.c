@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 #include "render/vmodel.h"
 
 #define ROW_H 260
@@ -41,7 +41,8 @@ static void xtics(FILE *f, const struct osp_set *s, enum osp_unit u, int blo, in
 		double b = osp_vm_xpos(v, s->r);
 		if (b < blo || b > bhi + 1)
 			continue;
-		fprintf(f, "%s\"%s\" %.3f", n++ ? ", " : "", osp_vm_fmt(v, u, lb, sizeof(lb)), b);
+		fprintf(f, "%s\"%s\" %.3f", n++ ? ", " : "", osp_render_value(v, u, lb, sizeof(lb)),
+		        b);
 	}
 	fprintf(f, ")\n");
 }
@@ -86,9 +87,9 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 		snprintf(title, sizeof(title),
 		         "%s: %llu ops, total %s (%.1f%% of %s), p50 %s, p99 %s", label,
 		         (unsigned long long)st.count,
-		         osp_vm_fmt((double)st.total, p->unit, t1, 32), 100 * st.share, p->layer,
-		         osp_vm_fmt((double)st.p50, p->unit, t2, 32),
-		         osp_vm_fmt((double)st.p99, p->unit, t3, 32));
+		         osp_render_value((double)st.total, p->unit, t1, 32), 100 * st.share,
+		         p->layer, osp_render_value((double)st.p50, p->unit, t2, 32),
+		         osp_render_value((double)st.p99, p->unit, t3, 32));
 	else if (pb && pb->hist.count)
 		snprintf(title, sizeof(title), "%s: only in B, %llu ops", label,
 		         (unsigned long long)pb->hist.count);
@@ -113,7 +114,7 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 	for (unsigned k = 0; k < np; k++) {
 		const struct osp_vm_peak *pk = &st.peaks[k];
 		snprintf(ptext[k], sizeof(ptext[k]), "P%u %s %.0f%%", k + 1,
-		         osp_vm_fmt(pk->mean, p->unit, t1, 32), 100 * pk->share_ops);
+		         osp_render_value(pk->mean, p->unit, t1, 32), 100 * pk->share_ops);
 		double c = ((pk->lo + pk->hi + 1) / 2.0 - blo) * px_per_bucket;
 		double w = (double)strlen(ptext[k]) * GP_CHAR_W;
 		plo[k] = c - w / 2;
@@ -177,7 +178,7 @@ static void panel(FILE *f, const struct osp_set *s, long i, const struct osp_pro
 		        "unset logscale y\nset yrange [*:*] reverse\nset ylabel 'time (s)'\n"
 		        "set logscale cb\nset palette defined (0 '#440154', 1 '#3b528b', 2 "
 		        "'#21918c', 3 '#5ec962', 4 '#fde725')\n",
-		        osp_vm_fmt((double)s->slice_ns, OSP_UNIT_NS, t1, 32));
+		        osp_render_value((double)s->slice_ns, OSP_UNIT_NS, t1, 32));
 		fprintf(f,
 		        "plot $h%ld using ($1+0.5):($2*%.9g+%.9g):(0.5):(%.9g):3 with "
 		        "boxxyerror fs solid lc palette notitle\nset yrange [*:*] noreverse\n",

@@ -3,7 +3,7 @@
  * data layout is documented in docs/views.md. */
 #include <stdlib.h>
 #include <string.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 #include <osprof/sort.h>
 #include "render/vmodel.h"
 #include "html_assets.h"

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 #include "render/vmodel.h"
 
 #define W          760
@@ -108,7 +108,7 @@ static void x_axis(FILE *f, const struct frame *fr, double ybase)
 			continue; /* too dense at r=1 with a wide range */
 		last_x = x;
 		fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x, ybase + 14,
-		        osp_vm_fmt(v, fr->unit, lb, sizeof(lb)));
+		        osp_render_value(v, fr->unit, lb, sizeof(lb)));
 	}
 	unsigned ovf = osp_nbuckets(fr->r) - 1;
 	if (fr->bhi > ovf)
@@ -176,7 +176,7 @@ static void total_axis(FILE *f, const struct frame *fr, const struct osp_hist *h
 	for (double e = elo; e <= ehi; e++) {
 		double y = fr->y0 + fr->h - (e - elo) / (ehi - elo) * fr->h;
 		fprintf(f, "<text class=\"ttick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", xr + 6, y + 4,
-		        osp_vm_fmt(pow(10, e), fr->unit, lb, sizeof(lb)));
+		        osp_render_value(pow(10, e), fr->unit, lb, sizeof(lb)));
 	}
 	fprintf(f,
 	        "<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(90)\">latency "
@@ -209,7 +209,7 @@ static void peaks(FILE *f, const struct frame *fr, const struct osp_vm_stats *st
 		const struct osp_vm_peak *p = &st->peaks[k];
 		double c = (fx(fr, p->lo) + fx(fr, p->hi + 1)) / 2;
 		snprintf(text[k], sizeof(text[k]), "P%u %s %.0f%%", k + 1,
-		         osp_vm_fmt(p->mean, fr->unit, lb, sizeof(lb)), 100 * p->share_ops);
+		         osp_render_value(p->mean, fr->unit, lb, sizeof(lb)), 100 * p->share_ops);
 		double w = (double)strlen(text[k]) * OSP_VM_CHAR_W;
 		lo[k] = c - w / 2;
 		hi[k] = c + w / 2;
@@ -304,7 +304,7 @@ static double heatmap(FILE *f, const struct frame *fr, const struct osp_set *s,
 		uint64_t idx = first + (uint64_t)((rows - 1) * k / (nl > 1 ? nl - 1 : 1));
 		fprintf(f, "<text class=\"ytick\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", fr->x0 - 6,
 		        y + (double)(idx - first) * rh + rh / 2 + 4,
-		        osp_vm_fmt((double)(idx * s->slice_ns), OSP_UNIT_NS, lb, sizeof(lb)));
+		        osp_render_value((double)(idx * s->slice_ns), OSP_UNIT_NS, lb, sizeof(lb)));
 	}
 	fprintf(
 	    f, "<text class=\"label\" transform=\"translate(%.1f,%.1f) rotate(-90)\">time</text>\n",
@@ -335,16 +335,16 @@ static void title(FILE *f, const struct osp_profile *p, const struct osp_profile
 	fprintf(f, "</text>\n<text class=\"sub\" x=\"%d\" y=\"%.1f\">", ML, y + 28);
 	if (!st->count && pb && pb->hist.count)
 		fprintf(f, "only in B: %llu ops, total %s", (unsigned long long)pb->hist.count,
-		        osp_vm_fmt((double)pb->hist.total, pb->unit, t1, 32));
+		        osp_render_value((double)pb->hist.total, pb->unit, t1, 32));
 	else if (!st->count)
 		fprintf(f, "no samples");
 	else
 		fprintf(f, "%llu ops, total %s (%.1f%% of %s), mean %s, p50 %s, p99 %s",
 		        (unsigned long long)st->count,
-		        osp_vm_fmt((double)st->total, p->unit, t1, 32), 100 * st->share, p->layer,
-		        osp_vm_fmt((double)st->mean, p->unit, t2, 32),
-		        osp_vm_fmt((double)st->p50, p->unit, t3, 32),
-		        osp_vm_fmt((double)st->p99, p->unit, t4, 32));
+		        osp_render_value((double)st->total, p->unit, t1, 32), 100 * st->share,
+		        p->layer, osp_render_value((double)st->mean, p->unit, t2, 32),
+		        osp_render_value((double)st->p50, p->unit, t3, 32),
+		        osp_render_value((double)st->p99, p->unit, t4, 32));
 	fprintf(f, "</text>\n");
 }
 

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 #include <osprof/sort.h>
 #include "render/vmodel.h"
 
@@ -143,7 +143,7 @@ double osp_vm_xpos(double v, unsigned r)
 	return 1.0 + (double)r * log2(v);
 }
 
-char *osp_vm_fmt(double v, enum osp_unit u, char *buf, size_t len)
+char *osp_render_value(double v, enum osp_unit u, char *buf, size_t len)
 {
 	static const char *const tu[] = {"ns", "µs", "ms", "s"};
 	static const char *const bu[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};

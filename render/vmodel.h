@@ -89,8 +89,6 @@ const struct osp_profile *osp_vm_twin(const struct osp_set *b, const struct osp_
 /* Continuous bucket coordinate of value v at resolution r: bucket idx spans
  * [idx, idx + 1), so value v sits at 1 + r*log2(v). */
 double osp_vm_xpos(double v, unsigned r);
-/* Short axis label: "0", "100ns", "1.5µs", "10ms", "4KiB", "12". */
-char *osp_vm_fmt(double v, enum osp_unit u, char *buf, size_t len);
 /* Widens [*first, *last] to the non-empty buckets of h (start with first >
  * last for "none yet"). */
 void osp_vm_range(const struct osp_hist *h, int *first, int *last);

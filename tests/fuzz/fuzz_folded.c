@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/osprof.h>
-#include <osprof/views.h>
+#include <osprof/render.h>
 #include "render/vmodel.h"
 #include "check.h"
 
@@ -51,13 +51,13 @@ static unsigned occurrences(const char *hay, const char *needle)
 static void test_format(void)
 {
 	char b[32];
-	CHECK_STR(osp_vm_fmt(0, OSP_UNIT_NS, b, sizeof(b)), "0");
-	CHECK_STR(osp_vm_fmt(100, OSP_UNIT_NS, b, sizeof(b)), "100ns");
-	CHECK_STR(osp_vm_fmt(1500, OSP_UNIT_NS, b, sizeof(b)), "1.5µs");
-	CHECK_STR(osp_vm_fmt(1e6, OSP_UNIT_NS, b, sizeof(b)), "1ms");
-	CHECK_STR(osp_vm_fmt(2.5e9, OSP_UNIT_NS, b, sizeof(b)), "2.5s");
-	CHECK_STR(osp_vm_fmt(4096, OSP_UNIT_BYTES, b, sizeof(b)), "4KiB");
-	CHECK_STR(osp_vm_fmt(12, OSP_UNIT_COUNT, b, sizeof(b)), "12");
+	CHECK_STR(osp_render_value(0, OSP_UNIT_NS, b, sizeof(b)), "0");
+	CHECK_STR(osp_render_value(100, OSP_UNIT_NS, b, sizeof(b)), "100ns");
+	CHECK_STR(osp_render_value(1500, OSP_UNIT_NS, b, sizeof(b)), "1.5µs");
+	CHECK_STR(osp_render_value(1e6, OSP_UNIT_NS, b, sizeof(b)), "1ms");
+	CHECK_STR(osp_render_value(2.5e9, OSP_UNIT_NS, b, sizeof(b)), "2.5s");
+	CHECK_STR(osp_render_value(4096, OSP_UNIT_BYTES, b, sizeof(b)), "4KiB");
+	CHECK_STR(osp_render_value(12, OSP_UNIT_COUNT, b, sizeof(b)), "12");
 	/* Bucket coordinates: value 1 starts bucket 1, 1024 bucket 11 at r=1. */
 	CHECK(osp_vm_xpos(1, 1) == 1.0);
 	CHECK(osp_vm_xpos(1024, 1) == 11.0);
