@@ -60,3 +60,10 @@ $(BUILD)/fuzz/fuzz_rc_state: tests/fuzz/fuzz_rc_state.c $(RC_FUZZ_SRCS) $(LIB_SR
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(RC_FUZZ_SRCS) $(LIB_SRCS) -lelf -lcapstone -lzstd -lz -lm \
 		-lpthread
+
+# The relocator's unit test: osprof's planner and the agent's emitter.
+$(BUILD)/tests/test_rc_reloc: tests/unit/test_rc_reloc.c $(BUILD)/obj/rootcause/reloc.o \
+		rootcause/agent/reloc_emit.c rootcause/agent/reloc.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/obj/rootcause/reloc.o \
+		rootcause/agent/reloc_emit.c -lcapstone $(LDLIBS)
