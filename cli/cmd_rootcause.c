@@ -292,7 +292,10 @@ static int run_func(struct rc_opts *o)
 	struct rc_search s;
 	rc_search_init(&s, &o->p, be, &space);
 	s.verbose = o->verbose;
-	struct rc_info in = {.f0 = f0name, .backend = be->ops->name, .hist = hist};
+	struct rc_info in = {
+	    .f0 = f0name, .backend = be->ops->name, .hist = hist, .f0_break = be->f0_break};
+	if (be->f0_break)
+		fprintf(info, "f0 hooked with a breakpoint (a signal per call): %s\n", be->f0_note);
 	int resumed = 0;
 	if (o->state && access(o->state, F_OK) == 0) {
 		struct rc_state st;
