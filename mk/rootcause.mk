@@ -67,3 +67,14 @@ $(BUILD)/tests/test_rc_reloc: tests/unit/test_rc_reloc.c $(BUILD)/obj/rootcause/
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/obj/rootcause/reloc.o \
 		rootcause/agent/reloc_emit.c -lcapstone $(LDLIBS)
+
+# Entry cases of the trampoline relocator (tests/sh/rootcause_entry.sh):
+# optimised as distributions build, without and with CET's endbr64.
+RCX_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11
+$(BUILD)/tests/progs/rcx_entry_o2: tests/progs/rcx_entry.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RCX_CFLAGS) -fcf-protection=none -o $@ $<
+$(BUILD)/tests/progs/rcx_entry_cet: tests/progs/rcx_entry.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RCX_CFLAGS) -fcf-protection=full -o $@ $<
+tests: $(BUILD)/tests/progs/rcx_entry_o2 $(BUILD)/tests/progs/rcx_entry_cet
