@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <osprof/output.h>
 #include "cli/cli.h"
 #include "cli/losses.h"
 #include "cli/progress.h"
@@ -61,7 +62,10 @@ static const char usage[] =
     "  -v, --verbose        details of the search on stderr\n"
     "  -q, --quiet          no progress line (elapsed, depth and node being searched;\n"
     "                       shown only when stderr is a terminal)\n"
-    "  --allow-loss         exit 0 even when in-peak records were lost\n\n"
+    "  --allow-loss         exit 0 even when in-peak records were lost\n"
+    "  --target-output FILE CMD's stdout and stderr go to FILE; without it, with\n"
+    "                       --json or --folded CMD's stdout goes to osprof's stderr,\n"
+    "                       so that osprof's stdout holds only the result\n\n"
     "Exit status: 0 search finished, 1 failure or unfinished search (target exited\n"
     "or interrupted; the partial tree is printed), 2 usage error or bad output path,\n"
     "3 search finished but in-peak records were lost (ring buffer full; one line\n"
@@ -111,7 +115,8 @@ enum {
 	O_FOLDED,
 	O_JSON,
 	O_BACKEND,
-	O_ALLOW_LOSS
+	O_ALLOW_LOSS,
+	O_TARGET_OUT
 };
 
 static int num(const char *flag, const char *arg, unsigned lo, unsigned hi, unsigned *out)
@@ -126,8 +131,9 @@ static int num(const char *flag, const char *arg, unsigned lo, unsigned hi, unsi
 	return 0;
 }
 
-pid_t rc_child_start(char **cmd, char **env, int *gate)
+pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate)
 {
+	char **cmd = o->cmd;
 	int p[2];
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
@@ -141,6 +147,10 @@ pid_t rc_child_start(char **cmd, char **env, int *gate)
 			_exit(127);
 		for (int i = 0; env && env[i]; i++)
 			putenv(env[i]);
+		/* Never into osprof's structured output on stdout. */
+		if (o->target_fd >= 0 && (dup2(o->target_fd, 1) < 0 ||
+		                          (o->target_both && dup2(o->target_fd, 2) < 0)))
+			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(cmd[0], cmd);
@@ -228,7 +238,7 @@ static int run_func(struct rc_opts *o)
 		}
 	}
 	if (is_child) {
-		o->pid = rc_child_start(o->cmd, env, &gate);
+		o->pid = rc_child_start(o, env, &gate);
 		if (o->pid < 0) {
 			osp_err("rootcause: fork: %s", strerror(errno));
 			goto out;
@@ -437,10 +447,12 @@ int cmd_rootcause(int argc, char **argv)
 	    {"verbose", no_argument, 0, 'v'},
 	    {"quiet", no_argument, 0, 'q'},
 	    {"allow-loss", no_argument, 0, O_ALLOW_LOSS},
+	    {"target-output", required_argument, 0, O_TARGET_OUT},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
-	struct rc_opts o = {0};
+	struct rc_opts o = {.target_fd = -1};
+	const char *target_out = NULL;
 	rc_params_default(&o.p);
 	int c;
 	unsigned u;
@@ -509,6 +521,9 @@ int cmd_rootcause(int argc, char **argv)
 		case O_ALLOW_LOSS:
 			o.allow_loss = 1;
 			break;
+		case O_TARGET_OUT:
+			target_out = optarg;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -538,11 +553,34 @@ int cmd_rootcause(int argc, char **argv)
 	int rc = osp_collect_check_output("rootcause", o.output);
 	if (rc)
 		return rc;
+	if (target_out && !o.cmd)
+		return osp_usage_err("rootcause", "--target-output needs a command (-- CMD)");
+	struct osp_output tout = {0};
+	if (target_out) {
+		char err[512];
+		if (osp_output_open(&tout, target_out, err, sizeof(err)) < 0) {
+			osp_err("rootcause: --target-output %s", err);
+			return OSP_EXIT_USAGE;
+		}
+		fflush(tout.f);
+		o.target_fd = fileno(tout.f);
+		o.target_both = 1;
+	} else if (o.cmd && (o.json || o.folded)) {
+		o.target_fd = 2; /* the terminal the user reads, not the pipe */
+	}
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc_stop = 0;
 	rc = o.func ? run_func(&o) : rc_kernel_run(&o);
+	if (target_out) {
+		char err[512];
+		if (osp_output_commit(&tout, err, sizeof(err)) < 0) {
+			osp_err("rootcause: --target-output %s", err);
+			if (rc == OSP_EXIT_OK)
+				rc = OSP_EXIT_FAIL;
+		}
+	}
 	struct osp_losses lost = {.lost_events = o.lost};
 	return osp_losses_finish("rootcause", &lost, o.allow_loss, rc);
 }

@@ -369,7 +369,7 @@ int rc_kernel_run(struct rc_opts *o)
 		                     "machine",
 		                     o->syscall);
 	int is_child = o->cmd != NULL, gate = -1, ret = OSP_EXIT_FAIL, status = 0;
-	if (is_child && (o->pid = rc_child_start(o->cmd, NULL, &gate)) < 0) {
+	if (is_child && (o->pid = rc_child_start(o, NULL, &gate)) < 0) {
 		osp_err("rootcause: fork: %s", strerror(errno));
 		return OSP_EXIT_FAIL;
 	}

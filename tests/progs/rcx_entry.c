@@ -13,7 +13,9 @@
  * rcx_a -> rcx_b -> rcx_c -> rcx_d reaches rcx_spin, which busy-waits
  * SLOW_US. The tail jumps are rel32 ({disp32}): a rel8 jump is too short
  * for a trampoline and gets the breakpoint fallback (docs/rootcause.md).
- * Usage: rcx_entry call|jmp|jcc|rip|back ITERATIONS(0: forever) PCT SLOW_US [STOPFILE]. */
+ * Usage: rcx_entry call|jmp|jcc|rip|back ITERATIONS(0: forever) PCT SLOW_US [STOPFILE].
+ * With RCX_CHATTY set it prints a line per call on stdout and on stderr
+ * (tests/sh/rootcause_streams.sh). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,12 +157,17 @@ int main(int argc, char **argv)
 	slow_us = (unsigned)atoi(argv[4]);
 	const char *stop = argc > 5 ? argv[5] : NULL;
 	srand(1);
+	int chatty = getenv("RCX_CHATTY") != NULL;
 	uint64_t t0 = now_ns(), c0 = __rdtsc();
 	while (now_ns() - t0 < 20000000)
 		;
 	tsc_per_us = (__rdtsc() - c0) / 20000;
 	for (long i = 0; !iters || i < iters; i++) {
 		f0(rand() % 100 < pct);
+		if (chatty) {
+			printf("rcx stdout %ld\n", i);
+			fprintf(stderr, "rcx stderr %ld\n", i);
+		}
 		if (stop && i % 64 == 0 && access(stop, F_OK) == 0)
 			break;
 	}

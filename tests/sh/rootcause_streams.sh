@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# osprof rootcause keeps the target's output out of its structured output:
+# with a target that prints a line per call on stdout and stderr, --json
+# parses, --folded holds only folded stacks (the flamegraph.pl pipe), the
+# target's lines reach osprof's stderr instead, and --target-output FILE
+# collects both of the target's streams in FILE.
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib/rootcause.sh"
+[ -r "$BUILD/libosprof-darc-agent.so" ] || fail "agent not built"
+P=$PROGS/rcx_entry_o2
+export RCX_CHATTY=1
+
+rc_run_cmd "$TMP/json" --func "$P:rcx_f0_call" --start-ops 300 --json -- "$P" call 0 20 1500
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/json" ||
+	fail "--json output does not parse: $(head -c 300 "$TMP/json")"
+rc_check_json "$TMP/json" "rcx_f0_call;rcx_a;rcx_b;rcx_c;rcx_d;rcx_spin" trampoline
+grep -q "^rcx stdout " "$TMP/json.err" || fail "the target's stdout did not reach stderr"
+
+rc_run_cmd "$TMP/folded" --func "$P:rcx_f0_call" --start-ops 300 --folded -- "$P" call 0 20 1500
+[ -s "$TMP/folded" ] || fail "no folded output"
+bad=$(grep -cvE '^[^ ]+ [0-9]+$' "$TMP/folded" || true)
+expect_eq "non-folded lines in --folded output" "$bad" 0
+rc_check_folded "$TMP/folded" "rcx_f0_call;rcx_a;rcx_b;rcx_c;rcx_d;rcx_spin"
+
+rc_run_cmd "$TMP/tree" --func "$P:rcx_f0_call" --start-ops 300 --target-output "$TMP/target.out" \
+	-- "$P" call 0 20 1500
+grep -q "^rcx stdout " "$TMP/target.out" || fail "--target-output lacks the target's stdout"
+grep -q "^rcx stderr " "$TMP/target.out" || fail "--target-output lacks the target's stderr"
+if grep -q "^rcx std" "$TMP/tree" "$TMP/tree.err"; then
+	fail "target output leaked next to --target-output"
+fi
+grep -q "rcx_spin" "$TMP/tree" || fail "no tree printed: $(cat "$TMP/tree")"
