@@ -78,3 +78,11 @@ $(BUILD)/tests/progs/rcx_entry_cet: tests/progs/rcx_entry.c
 	@mkdir -p $(dir $@)
 	$(CC) $(RCX_CFLAGS) -fcf-protection=full -o $@ $<
 tests: $(BUILD)/tests/progs/rcx_entry_o2 $(BUILD)/tests/progs/rcx_entry_cet
+
+# Debian's zlib as distributed (libz.a of zlib1g-dev, -O2, unmodified) under
+# a small driver: the coverage test of the trampoline backend on ordinary
+# optimised code (tests/sh/rootcause_zlib.sh). Static so that zlib's own
+# static functions keep their symbols.
+$(BUILD)/tests/progs/rcz_deflate: tests/progs/rcz_deflate.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -std=gnu11 -o $@ $< -Wl,-Bstatic -lz -Wl,-Bdynamic

@@ -72,15 +72,14 @@ static int tb_attach_f0(struct rc_backend *b, const char *path, uint64_t off, ui
 	struct rcr_plan *p = &t->shm->f0_plan;
 	int rc = -ENOENT;
 	if (code) {
-		rc = rc_reloc_plan(code, size, vaddr, 5, p, why, sizeof(why));
-		if (!rc)
-			rc = rc_reloc_entry_check(code, size, vaddr, p->len, why, sizeof(why));
-		t->shm->f0_mode = RCS_JUMP;
-		if (rc) {
+		rc = rc_reloc_plan_entry(code, size, vaddr, p, why, sizeof(why));
+		if (rc == RCS_BREAK) {
 			t->base.f0_break = 1;
 			snprintf(t->base.f0_note, sizeof(t->base.f0_note), "%s", why);
-			t->shm->f0_mode = RCS_BREAK;
-			rc = rc_reloc_plan(code, size, vaddr, 1, p, why, sizeof(why));
+		}
+		if (rc >= 0) {
+			t->shm->f0_mode = (uint32_t)rc;
+			rc = 0;
 		}
 	}
 	rc_elf_close(e);

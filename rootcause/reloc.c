@@ -5,6 +5,7 @@
  * rel32, loop/jrcxz get a rel32 trampoline of their own, RIP-relative
  * operands keep their encoding with a new disp32. */
 #include "rootcause/reloc.h"
+#include "rootcause/agent/darc_shm.h"
 
 #include <capstone/capstone.h>
 #include <errno.h>
@@ -151,4 +152,20 @@ int rc_reloc_entry_check(const uint8_t *fn, size_t size, uint64_t vaddr, uint32_
 	cs_free(in, 1);
 	cs_close(&cs);
 	return rc;
+}
+
+int rc_reloc_plan_entry(const uint8_t *code, size_t size, uint64_t vaddr, struct rcr_plan *p,
+                        char *why, size_t whylen)
+{
+	int rc = rc_reloc_plan(code, size, vaddr, 5, p, why, whylen);
+	if (!rc)
+		rc = rc_reloc_entry_check(code, size, vaddr, p->len, why, whylen);
+	if (!rc)
+		return RCS_JUMP;
+	char first[200];
+	snprintf(first, sizeof(first), "%s", why);
+	if (rc_reloc_plan(code, size, vaddr, 1, p, why, whylen))
+		return -ENOTSUP;
+	snprintf(why, whylen, "%s", first);
+	return RCS_BREAK;
 }

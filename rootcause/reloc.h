@@ -18,4 +18,11 @@ int rc_reloc_plan(const uint8_t *code, size_t avail, uint64_t vaddr, uint32_t mi
 int rc_reloc_entry_check(const uint8_t *fn, size_t size, uint64_t vaddr, uint32_t len, char *why,
                          size_t whylen);
 
+/* How the trampoline backend hooks a function [vaddr, vaddr + size) as f0:
+ * RCS_JUMP (a jump over its relocated first instructions), RCS_BREAK (an
+ * int3 over the first one alone: it branches into them, or is shorter than
+ * a jump; why says which), or -ENOTSUP (why). p: the plan. */
+int rc_reloc_plan_entry(const uint8_t *code, size_t size, uint64_t vaddr, struct rcr_plan *p,
+                        char *why, size_t whylen);
+
 #endif

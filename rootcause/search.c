@@ -225,8 +225,12 @@ static int expand(struct rc_search *s, int id)
 	n->gen0 = s->gen + 1;
 	struct rc_module *m = fn ? rc_space_find(s->space, fn) : NULL;
 	const struct rc_sym *sym = m ? rc_elf_at(m->elf, fn - m->bias) : NULL;
-	if (!sym || sym->got)
+	if (!sym || sym->got) {
+		if (s->verbose)
+			fprintf(stderr, "osprof rootcause: %s: no function at 0x%" PRIx64 "%s\n",
+			        n->name, fn, m ? "" : " (no module mapped there)");
 		return 0; /* unknown or unresolved stub: only self/preemption/IRQ */
+	}
 	n->callee = fn;
 	struct rc_site *sites = NULL;
 	int ns = rc_callsites(m->elf, sym, &sites);

@@ -478,7 +478,7 @@ static int add_site(const struct rcs_cmd *c)
 	/* call rel32 and jmp rel32 (a tail call) jump to a stub; the stub is
 	 * the same for both: at its entry [rsp] is the address the callee
 	 * returns to. */
-	if (c->indirect || (a[0] != 0xe8 && a[0] != 0xe9) ||
+	if (!rc_reloc_site_jumps(a, loc == c->addr ? c->len : 5, c->indirect) ||
 	    loc + 5 + (uint64_t)(int64_t)rel != c->target)
 		return add_break(c, loc);
 	uint8_t *s = stub_alloc(loc, RCS_STUB_SITE);

@@ -50,4 +50,11 @@ struct rcr_plan {
 int rc_reloc_emit(const struct rcr_plan *p, uint64_t src, uint64_t dst, uint8_t *out, int cap,
                   int *new_off);
 
+/* 1 if the agent can put a jump to a trampoline at a call site of these
+ * bytes (call/jmp rel32), else it uses a breakpoint. */
+static inline int rc_reloc_site_jumps(const uint8_t *insn, unsigned len, int indirect)
+{
+	return !indirect && len == 5 && (insn[0] == 0xe8 || insn[0] == 0xe9);
+}
+
 #endif
