@@ -85,4 +85,13 @@ tests: $(BUILD)/tests/progs/rcx_entry_o2 $(BUILD)/tests/progs/rcx_entry_cet
 # static functions keep their symbols.
 $(BUILD)/tests/progs/rcz_deflate: tests/progs/rcz_deflate.c
 	@mkdir -p $(dir $@)
-	$(CC) -O2 -g -Wall -Wextra -Werror -std=gnu11 -o $@ $< -Wl,-Bstatic -lz -Wl,-Bdynamic
+	$(CC) -O2 -g -Wall -Wextra -Werror -std=gnu11 -o $@ $< -Wl,-Bstatic -Wl,--whole-archive -lz \
+		-Wl,--no-whole-archive -Wl,-Bdynamic
+
+# How the trampoline backend would instrument each function of a binary
+# (tests/sh/rootcause_zlib.sh).
+$(BUILD)/tests/rc_coverage: tests/tools/rc_coverage.c $(BUILD)/obj/rootcause/reloc.o \
+		$(BUILD)/obj/rootcause/elfsym.o $(BUILD)/obj/rootcause/callsites.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.o,$^) -lelf -lcapstone $(LDLIBS)
+tests: $(BUILD)/tests/rc_coverage $(BUILD)/tests/progs/rcz_deflate

@@ -106,12 +106,15 @@ static int command(struct tb *t, const struct rcs_cmd *c)
 	__atomic_store_n(&s->cmd_head, h + 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&s->cmd_seq, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &s->cmd_seq, FUTEX_WAKE, 1, NULL, NULL, 0);
-	for (int i = 0; i < 5000; i++) {
+	/* The agent answers in microseconds; a search expands dozens of sites
+	 * at a time, so wait in short steps (5 s in all). */
+	for (int i = 0; i < 250000; i++) {
 		if (__atomic_load_n(&s->cmd_tail, __ATOMIC_ACQUIRE) > h)
 			return s->cmd_result[h % RCS_NCMD];
-		if (kill(t->base.pid, 0) && errno == ESRCH)
+		if (i % 1000 == 999 && kill(t->base.pid, 0) && errno == ESRCH)
 			return -ESRCH;
-		sleep_ms(1);
+		struct timespec ts = {0, 20000};
+		nanosleep(&ts, NULL);
 	}
 	return -ETIMEDOUT;
 }
