@@ -49,7 +49,9 @@ static const char usage[] =
     "  --backend uprobe|trampoline\n"
     "                       uprobe: BPF uprobes, works with -p (default with -p);\n"
     "                       trampoline: patched call sites in a process osprof starts,\n"
-    "                       ~100x cheaper per call (default with -- CMD)\n"
+    "                       ~100x cheaper per call (default with -- CMD); a site or\n"
+    "                       f0 no jump fits falls back to a breakpoint (a signal per\n"
+    "                       call), shown in the output\n"
     "  --state FILE         resume from FILE if it exists (checks that f0's profile\n"
     "                       did not change, by EMD) and save the ftree to it at the end\n\n"
     "Output:\n"
@@ -148,8 +150,8 @@ pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate)
 		for (int i = 0; env && env[i]; i++)
 			putenv(env[i]);
 		/* Never into osprof's structured output on stdout. */
-		if (o->target_fd >= 0 && (dup2(o->target_fd, 1) < 0 ||
-		                          (o->target_both && dup2(o->target_fd, 2) < 0)))
+		if (o->target_fd >= 0 &&
+		    (dup2(o->target_fd, 1) < 0 || (o->target_both && dup2(o->target_fd, 2) < 0)))
 			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);

@@ -84,8 +84,8 @@ static int tb_attach_f0(struct rc_backend *b, const char *path, uint64_t off, ui
 	}
 	rc_elf_close(e);
 	if (rc) {
-		fprintf(stderr, "osprof rootcause: f0's first instruction cannot be relocated: %s\n",
-		        why);
+		fprintf(stderr,
+		        "osprof rootcause: f0's first instruction cannot be relocated: %s\n", why);
 		return rc;
 	}
 	snprintf(t->shm->f0_path, sizeof(t->shm->f0_path), "%s", path);
@@ -124,9 +124,16 @@ static int tb_add_site(struct rc_backend *b, uint32_t id, const struct rc_site *
 {
 	(void)path;
 	(void)off;
-	struct rcs_cmd c = {.op = RCS_ADD_SITE, .site = id, .addr = rt, .len = s->len,
-	                    .tail = s->tail, .indirect = s->indirect, .is_mem = s->is_mem,
-	                    .base = s->base, .index = s->index, .scale = s->scale,
+	struct rcs_cmd c = {.op = RCS_ADD_SITE,
+	                    .site = id,
+	                    .addr = rt,
+	                    .len = s->len,
+	                    .tail = s->tail,
+	                    .indirect = s->indirect,
+	                    .is_mem = s->is_mem,
+	                    .base = s->base,
+	                    .index = s->index,
+	                    .scale = s->scale,
 	                    .disp = s->disp};
 	/* The callee's run-time address: same displacement as in the file. */
 	if (!s->indirect)

@@ -68,7 +68,8 @@ static void tree_rec(FILE *out, const struct rc_search *s, int id, int indent)
 	else
 		fprintf(out, "%*s-> %s", indent, "", n->name);
 	if (n->where[0])
-		fprintf(out, "  (at %s%s)", n->where, n->probe == RC_PROBE_BREAK ? ", breakpoint" : "");
+		fprintf(out, "  (at %s%s)", n->where,
+		        n->probe == RC_PROBE_BREAK ? ", breakpoint" : "");
 	if (n->parent >= 0)
 		fprintf(out, "  maxcount %" PRIu64 "/%" PRIu64 " = %.0f%%", n->maxcount,
 		        s->nodes[n->parent].rounds, share(s, n));

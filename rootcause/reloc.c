@@ -38,8 +38,7 @@ static int branch_target(const cs_insn *in, uint64_t *t)
 	return 1;
 }
 
-static int classify(const cs_insn *in, uint64_t start, struct rcr_insn *r, char *why,
-                    size_t whylen)
+static int classify(const cs_insn *in, uint64_t start, struct rcr_insn *r, char *why, size_t whylen)
 {
 	const cs_x86 *x = &in->detail->x86;
 	uint64_t t;
@@ -66,7 +65,8 @@ static int classify(const cs_insn *in, uint64_t start, struct rcr_insn *r, char 
 			r->kind = RCR_JCC;
 			r->op = x->opcode[1] & 0xf;
 		} else {
-			snprintf(why, whylen, "relative branch %s at +%" PRIu64 " has no rel32 form",
+			snprintf(why, whylen,
+			         "relative branch %s at +%" PRIu64 " has no rel32 form",
 			         in->mnemonic, in->address - start);
 			return -ENOTSUP;
 		}
@@ -108,7 +108,8 @@ int rc_reloc_plan(const uint8_t *code, size_t avail, uint64_t vaddr, uint32_t mi
 			if (p->n == RCR_MAX_INSN || left)
 				snprintf(why, whylen, "undecodable instruction at +%u", p->len);
 			else
-				snprintf(why, whylen, "shorter than the %u bytes a jump needs", min_len);
+				snprintf(why, whylen, "shorter than the %u bytes a jump needs",
+				         min_len);
 			rc = -ENOTSUP;
 			break;
 		}
@@ -143,7 +144,8 @@ int rc_reloc_entry_check(const uint8_t *fn, size_t size, uint64_t vaddr, uint32_
 			continue; /* relocated with them: re-aimed into the copy */
 		if (branch_target(in, &t) && t > vaddr && t < vaddr + len) {
 			snprintf(why, whylen,
-			         "%s at +%" PRIu64 " branches into the first %u bytes (+%" PRIu64 ")",
+			         "%s at +%" PRIu64 " branches into the first %u bytes (+%" PRIu64
+			         ")",
 			         in->mnemonic, in->address - vaddr, len, t - vaddr);
 			rc = -EXDEV;
 			break;

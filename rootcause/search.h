@@ -28,8 +28,8 @@ enum rc_status {
 struct rc_node {
 	int id, parent, depth;
 	int kind, status;
-	int slot; /* measured slot, -1 when not measured */
-	int site; /* index in rc_search.sites, -1 for root and pseudo nodes */
+	int slot;  /* measured slot, -1 when not measured */
+	int site;  /* index in rc_search.sites, -1 for root and pseudo nodes */
 	int probe; /* RC_PROBE_* of its call site */
 	char *name;
 	char where[160];   /* caller+0xoff of the call site */

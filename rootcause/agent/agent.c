@@ -312,7 +312,8 @@ static void bp_emulate(ucontext_t *uc, const struct bp *b)
 	}
 	uint64_t t = b->target;
 	if (b->indirect) {
-		t = reg_val(uc, b, b->base) + reg_val(uc, b, b->index) * b->scale + (uint64_t)b->disp;
+		t = reg_val(uc, b, b->base) + reg_val(uc, b, b->index) * b->scale +
+		    (uint64_t)b->disp;
 		if (b->is_mem)
 			t = *(const uint64_t *)t;
 	}
@@ -402,8 +403,8 @@ static int poke_byte(uint64_t addr, uint8_t b)
 	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t start = addr & ~(uint64_t)(pg - 1);
 	int stub = in_stubs(addr);
-	if (!stub && mprotect((void *)start, (size_t)(addr + 1 - start),
-	                      PROT_READ | PROT_WRITE | PROT_EXEC))
+	if (!stub &&
+	    mprotect((void *)start, (size_t)(addr + 1 - start), PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -errno;
 	if (!was_poked(addr) && npoked < POKED_MAX)
 		poked[npoked] = addr, npoked = npoked + 1;

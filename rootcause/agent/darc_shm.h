@@ -45,7 +45,7 @@ struct rc_shm {
 	uint32_t f0_mode;  /* enum rcs_mode */
 	uint32_t pad0;
 	struct rcr_plan f0_plan; /* f0's displaced instructions */
-	char error[256]; /* agent's last error */
+	char error[256];         /* agent's last error */
 	/* commands: osprof produces at cmd_head, the agent consumes */
 	uint32_t cmd_seq; /* futex word: bumped by osprof per command */
 	uint32_t pad1;

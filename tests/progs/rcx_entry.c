@@ -39,7 +39,7 @@
 #define BACK_B "3:"
 #endif
 
-#define FN(name) ".globl " #name "\n.type " #name ",@function\n.p2align 4\n" #name ":\n" ENDBR
+#define FN(name)  ".globl " #name "\n.type " #name ",@function\n.p2align 4\n" #name ":\n" ENDBR
 #define END(name) ".size " #name ", .-" #name "\n"
 
 int rcx_count;
@@ -96,34 +96,31 @@ __asm__(".text\n"
                        "add $1, %eax\n"
                        "mov %eax, rcx_count(%rip)\n" F0_BODY END(rcx_f0_rip)
         /* a branch into the first 5 bytes; an indirect call */
-        FN(rcx_f0_back) BACK_A "push %rbx\n"
-                        BACK_B "mov %edi, %ebx\n"
-                        "xor %edi, %edi\n"
-                        "call rcx_fast\n"
-                        "mov %ebx, %edi\n"
-                        "lea rcx_a(%rip), %rax\n"
-                        "call *%rax\n"
-                        "cmp $-5, %ebx\n"
-                        "je 3b\n" /* never taken */
-                        "pop %rbx\n"
-                        "ret\n" END(rcx_f0_back)
+        FN(rcx_f0_back) BACK_A "push %rbx\n" BACK_B "mov %edi, %ebx\n"
+                               "xor %edi, %edi\n"
+                               "call rcx_fast\n"
+                               "mov %ebx, %edi\n"
+                               "lea rcx_a(%rip), %rax\n"
+                               "call *%rax\n"
+                               "cmp $-5, %ebx\n"
+                               "je 3b\n" /* never taken */
+                               "pop %rbx\n"
+                               "ret\n" END(rcx_f0_back)
         /* the chain */
         FN(rcx_a) "call rcx_nop\n"
-                  "{disp32} jmp rcx_b\n" END(rcx_a)
-        FN(rcx_b) "{disp32} jmp rcx_c\n" END(rcx_b)
-        FN(rcx_c) "cmp $0, %edi\n"
-                  "je 1f\n"
-                  "sub $8, %rsp\n"
-                  "call rcx_d\n"
-                  "add $8, %rsp\n"
-                  "1: ret\n" END(rcx_c)
-        FN(rcx_d) "mov rcx_count(%rip), %eax\n"
-                  "test %edi, %edi\n"
-                  "je 1f\n"
-                  "sub $8, %rsp\n"
-                  "call rcx_spin\n"
-                  "add $8, %rsp\n"
-                  "1: ret\n" END(rcx_d));
+                  "{disp32} jmp rcx_b\n" END(rcx_a) FN(rcx_b) "{disp32} jmp rcx_c\n" END(rcx_b)
+                      FN(rcx_c) "cmp $0, %edi\n"
+                                "je 1f\n"
+                                "sub $8, %rsp\n"
+                                "call rcx_d\n"
+                                "add $8, %rsp\n"
+                                "1: ret\n" END(rcx_c) FN(rcx_d) "mov rcx_count(%rip), %eax\n"
+                                                                "test %edi, %edi\n"
+                                                                "je 1f\n"
+                                                                "sub $8, %rsp\n"
+                                                                "call rcx_spin\n"
+                                                                "add $8, %rsp\n"
+                                                                "1: ret\n" END(rcx_d));
 
 static uint64_t now_ns(void)
 {
@@ -143,7 +140,8 @@ int main(int argc, char **argv)
 	           {"rip", rcx_f0_rip},
 	           {"back", rcx_f0_back}};
 	if (argc < 5) {
-		fprintf(stderr, "usage: rcx_entry call|jmp|jcc|rip|back ITER PCT SLOW_US [STOPFILE]\n");
+		fprintf(stderr,
+		        "usage: rcx_entry call|jmp|jcc|rip|back ITER PCT SLOW_US [STOPFILE]\n");
 		return 2;
 	}
 	void (*f0)(int) = NULL;

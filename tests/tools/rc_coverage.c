@@ -73,7 +73,8 @@ int main(int argc, char **argv)
 		int k = mode == RCS_JUMP ? 0 : mode == RCS_BREAK ? 1 : 2;
 		entry[k]++;
 		if (k)
-			printf("%s entry %s: %s\n", s->name, k == 1 ? "breakpoint" : "REFUSED", why);
+			printf("%s entry %s: %s\n", s->name, k == 1 ? "breakpoint" : "REFUSED",
+			       why);
 		struct rc_site *v = NULL;
 		int n = rc_callsites(e, s, &v);
 		for (int j = 0; j < n; j++) {

@@ -32,16 +32,18 @@ static void decode(const uint8_t *out, int len, uint64_t dst, struct dec *d)
 		for (int o = 0; o < x->op_count; o++) {
 			if (x->operands[o].type == X86_OP_IMM && in[i].detail->groups_count)
 				d->target[i] = (uint64_t)x->operands[o].imm;
-			if (x->operands[o].type == X86_OP_MEM && x->operands[o].mem.base == X86_REG_RIP)
-				d->target[i] = in[i].address + in[i].size + (uint64_t)x->operands[o].mem.disp;
+			if (x->operands[o].type == X86_OP_MEM &&
+			    x->operands[o].mem.base == X86_REG_RIP)
+				d->target[i] =
+				    in[i].address + in[i].size + (uint64_t)x->operands[o].mem.disp;
 		}
 	}
 	cs_free(in, n);
 	cs_close(&cs);
 }
 
-static int relocate(const uint8_t *code, size_t len, uint64_t dst, struct rcr_plan *p,
-                    uint8_t *out, struct dec *d)
+static int relocate(const uint8_t *code, size_t len, uint64_t dst, struct rcr_plan *p, uint8_t *out,
+                    struct dec *d)
 {
 	char why[160] = "";
 	if (rc_reloc_plan(code, len, SRC, 5, p, why, sizeof(why))) {
@@ -108,9 +110,10 @@ static void test_jcc(void)
  * the displacement (the displacement counts from the end of the insn). */
 static void test_ripmem(void)
 {
-	const uint8_t code[] = {0x48, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00, /* mov 0x1000(%rip) */
-	                        0x83, 0x3d, 0x00, 0x20, 0x00, 0x00, 0x05, /* cmpl $5, 0x2000(%rip) */
-	                        0xc3};
+	const uint8_t code[] = {
+	    0x48, 0x8b, 0x05, 0x00, 0x10, 0x00, 0x00, /* mov 0x1000(%rip) */
+	    0x83, 0x3d, 0x00, 0x20, 0x00, 0x00, 0x05, /* cmpl $5, 0x2000(%rip) */
+	    0xc3};
 	struct rcr_plan p;
 	uint8_t out[RCR_MAX_OUT];
 	struct dec d;
