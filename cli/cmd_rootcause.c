@@ -293,7 +293,16 @@ static int run_func(struct rc_opts *o)
 	if (rc_stop)
 		goto out;
 	/* Phase 2: the address space and the search. */
-	if (rc_space_load(&space, o->pid, err, sizeof(err))) {
+	/* CMD may be a shell or a wrapper that starts the program f0 lives in:
+	 * the address space is the one of the process whose agent claimed the
+	 * channel. */
+	pid_t space_pid = tramp ? rc_tramp_claimed(be) : o->pid;
+	if (space_pid <= 0)
+		space_pid = o->pid;
+	if (space_pid != o->pid && o->verbose)
+		fprintf(stderr, "osprof rootcause: f0 runs in pid %d, a descendant of CMD\n",
+		        (int)space_pid);
+	if (rc_space_load(&space, space_pid, err, sizeof(err))) {
 		osp_err("rootcause: %s", err);
 		goto out;
 	}

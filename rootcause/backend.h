@@ -55,5 +55,8 @@ struct rc_backend *rc_tramp_new(void);
 /* "LD_PRELOAD=..." and "OSPROF_DARC_SHM=..." for the child. */
 int rc_tramp_env(struct rc_backend *b, char ***envp);
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid);
+/* The process whose agent instruments f0 (CMD itself or a process it
+ * started, e.g. through a shell script), 0 before one did. */
+pid_t rc_tramp_claimed(struct rc_backend *b);
 
 #endif

@@ -308,3 +308,8 @@ void rc_tramp_set_pid(struct rc_backend *b, pid_t pid)
 {
 	b->pid = pid;
 }
+
+pid_t rc_tramp_claimed(struct rc_backend *b)
+{
+	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
+}
