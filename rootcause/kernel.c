@@ -20,6 +20,7 @@
 #include <osprof/sort.h>
 #include <sys/wait.h>
 #include "cli/cli.h"
+#include "collect/bpf_common.h"
 #include "collect/bpf/rc_kernel.h"
 #include "rc_kernel.skel.h"
 #include "rootcause/output.h"
@@ -373,18 +374,32 @@ int rc_kernel_run(struct rc_opts *o)
 		osp_err("rootcause: fork: %s", strerror(errno));
 		return OSP_EXIT_FAIL;
 	}
-	struct rc_kernel_bpf *skel = rc_kernel_bpf__open();
+	/* The target filter of `osprof run` / `record -p`: CMD (or PID) and the
+	 * processes it starts, followed in the kernel (collect/bpf_common.c). */
+	struct osp_session sess = {.r = 1};
+	if (is_child)
+		sess.root_pid = o->pid;
+	else
+		sess.pids = &o->pid, sess.npids = 1;
+	struct rc_kernel_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
-	int nl = 0;
+	int nl = 0, common = 0;
 	struct ring_buffer *rb = NULL;
 	struct kstate k = {.want = o->p.decision_time};
+	if (osp_bpf_common_acquire(&sess))
+		goto out;
+	common = 1;
+	skel = rc_kernel_bpf__open();
 	if (!skel)
 		goto out;
-	skel->rodata->targ_tgid = (uint32_t)o->pid;
 	skel->rodata->targ_nr = nr;
-	int err = rc_kernel_bpf__load(skel);
+	int err = OSP_BPF_SETUP(skel, &sess);
+	if (!err)
+		err = rc_kernel_bpf__load(skel);
 	if (!err)
 		err = rc_kernel_bpf__attach(skel);
+	if (!err)
+		err = osp_bpf_common_start(&sess);
 	if (err) {
 		osp_err("rootcause: loading the kernel-side BPF program failed (%s); it needs "
 		        "root and BTF",
@@ -464,6 +479,8 @@ out:
 		bpf_link__destroy(links[i]);
 	free(links);
 	rc_kernel_bpf__destroy(skel);
+	if (common)
+		osp_bpf_common_release(&sess);
 	free(k.p);
 	if (gate >= 0)
 		close(gate);

@@ -6,15 +6,12 @@
  * per-IRQ time from tracepoints. Everything is buffered per call and sent
  * to user space only when the call ends in the chosen peak. */
 #include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
+#include "osp_common.bpf.h"
 #include "rc_kernel.h"
-#include "osp_bucket.h"
 #include "rc_thread.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u32 targ_tgid = 0;
 const volatile long targ_nr = 0;
 const volatile __u64 sample_ns = 100000;
 
@@ -57,6 +54,21 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, 127 * sizeof(__u64));
 } stacks SEC(".maps");
+
+/* The target: CMD and every process it forks (exec'd programs of a shell
+ * script too), or -p PID and its children, through osp_common's follow map
+ * (osp_cfg.filter TREE / PIDS, as `osprof run` / `record -p` follow). */
+static __always_inline int followed(__u32 tgid)
+{
+	return osp_tgid_followed(tgid);
+}
+
+static __always_inline void *current_thread(__u32 *tid, int create)
+{
+	if (!followed(bpf_get_current_pid_tgid() >> 32))
+		return NULL;
+	return rc_thread(&threads, &zero, 0, tid, create);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -122,7 +134,7 @@ static __always_inline void record(struct tstate *t, __u32 kind, int stack, int 
 
 static __always_inline struct tstate *mine(__u32 *tid)
 {
-	return rc_thread(&threads, &zero, targ_tgid, tid, 0);
+	return current_thread(tid, 0);
 }
 
 SEC("tp_btf/sys_enter")
@@ -130,7 +142,7 @@ int BPF_PROG(rck_enter, struct pt_regs *regs, long id)
 {
 	if (id != targ_nr)
 		return 0;
-	struct tstate *t = rc_thread(&threads, &zero, targ_tgid, NULL, 1);
+	struct tstate *t = current_thread(NULL, 1);
 	if (!t)
 		return 0;
 	t->active = 1;
@@ -165,7 +177,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(rck_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u64 now = bpf_ktime_get_ns();
-	if (!targ_tgid || prev->tgid == targ_tgid) {
+	if (followed(prev->tgid)) {
 		__u32 tid = prev->pid;
 		struct tstate *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->active) {
@@ -177,7 +189,7 @@ int BPF_PROG(rck_switch, bool preempt, struct task_struct *prev, struct task_str
 			__builtin_memset(t->waker, 0, 16);
 		}
 	}
-	if (!targ_tgid || next->tgid == targ_tgid) {
+	if (followed(next->tgid)) {
 		__u32 tid = next->pid;
 		struct tstate *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->active && t->off_start) {
@@ -194,7 +206,7 @@ int BPF_PROG(rck_switch, bool preempt, struct task_struct *prev, struct task_str
 
 static __always_inline int on_wakeup(void *ctx, struct task_struct *p)
 {
-	if (targ_tgid && p->tgid != targ_tgid)
+	if (!followed(p->tgid))
 		return 0;
 	__u32 tid = p->pid;
 	struct tstate *t = bpf_map_lookup_elem(&threads, &tid);
