@@ -16,11 +16,18 @@ python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$TMP/json" ||
 rc_check_json "$TMP/json" "rcx_f0_call;rcx_a;rcx_b;rcx_c;rcx_d;rcx_spin" trampoline
 grep -q "^rcx stdout " "$TMP/json.err" || fail "the target's stdout did not reach stderr"
 
-rc_run_cmd "$TMP/folded" --func "$P:rcx_f0_call" --start-ops 300 --folded -- "$P" call 0 20 1500
+rc_run_cmd "$TMP/folded" --func "$P:rcx_f0_call" --start-ops 300 --folded -o "$TMP/rc.osp" -- \
+	"$P" call 0 20 1500
 [ -s "$TMP/folded" ] || fail "no folded output"
 bad=$(grep -cvE '^[^ ]+ [0-9]+$' "$TMP/folded" || true)
 expect_eq "non-folded lines in --folded output" "$bad" 0
 rc_check_folded "$TMP/folded" "rcx_f0_call;rcx_a;rcx_b;rcx_c;rcx_d;rcx_spin"
+# The README's html pipe: the tree holds the path, no line of program output.
+"$OSPROF" html -o "$TMP/rc.html" --rootcause "$TMP/folded" "$TMP/rc.osp" || fail "html --rootcause"
+grep -q "rcx_d;rcx_spin\|rcx_spin" "$TMP/rc.html" || fail "path missing from the HTML report"
+if grep -q "rcx stdout\|rcx stderr" "$TMP/rc.html"; then
+	fail "program output in the HTML root-cause tree"
+fi
 
 rc_run_cmd "$TMP/tree" --func "$P:rcx_f0_call" --start-ops 300 --target-output "$TMP/target.out" \
 	-- "$P" call 0 20 1500
