@@ -37,3 +37,13 @@ if grep -q "^rcx std" "$TMP/tree" "$TMP/tree.err"; then
 	fail "target output leaked next to --target-output"
 fi
 grep -q "rcx_spin" "$TMP/tree" || fail "no tree printed: $(cat "$TMP/tree")"
+
+# Bad --target-output: one line naming the flag, exit 2, nothing started.
+rc=0
+"$OSPROF" rootcause --func "$P:rcx_f0_call" --target-output "$TMP/no/such/dir/out" -- "$P" call 1 0 1 \
+	>"$TMP/bad" 2>&1 || rc=$?
+expect_eq "exit status of a bad --target-output" "$rc" 2
+grep -q -- "--target-output" "$TMP/bad" || fail "no line naming --target-output: $(cat "$TMP/bad")"
+rc=0
+"$OSPROF" rootcause --func "$P:rcx_f0_call" --target-output "$TMP/x" -p 1 >"$TMP/bad" 2>&1 || rc=$?
+expect_eq "exit status of --target-output with -p" "$rc" 2
