@@ -4,6 +4,9 @@
  * calls the data is random (no match anywhere: a hash insert and a failed
  * match search per byte), else repetitive text (long matches at once),
  * about 8x faster. osprof rootcause tests (rootcause_zlib.sh).
+ * With RCZ_VERIFY set, every output is inflated back and compared with the
+ * input (exit 3 on a difference: tests/tools/rc_patch_all.c patches all of
+ * zlib under it).
  * Usage: rcz_deflate ITERATIONS(0: forever) PCT [STOPFILE] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +18,7 @@
 
 int main(int argc, char **argv)
 {
-	static unsigned char text[N], noise[N], out[N * 2];
+	static unsigned char text[N], noise[N], out[N * 2], back[N];
 	long iters = argc > 1 ? atol(argv[1]) : 1000;
 	int pct = argc > 2 ? atoi(argv[2]) : 10;
 	const char *stop = argc > 3 ? argv[3] : NULL;
@@ -25,6 +28,7 @@ int main(int argc, char **argv)
 		text[i] = (unsigned char)words[i % (sizeof(words) - 1)];
 		noise[i] = (unsigned char)rand();
 	}
+	int verify = getenv("RCZ_VERIFY") != NULL;
 	z_stream s;
 	memset(&s, 0, sizeof(s));
 	if (deflateInit(&s, 1) != Z_OK)
@@ -37,6 +41,11 @@ int main(int argc, char **argv)
 		s.avail_out = sizeof(out);
 		if (deflate(&s, Z_FINISH) != Z_STREAM_END)
 			return 1;
+		uLongf n = sizeof(back);
+		if (verify &&
+		    (uncompress(back, &n, out, (uLong)(sizeof(out) - s.avail_out)) != Z_OK ||
+		     n != N || memcmp(back, s.next_in - N, N)))
+			return 3;
 		if (stop && i % 64 == 0 && access(stop, F_OK) == 0)
 			break;
 	}
