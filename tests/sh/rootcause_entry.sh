@@ -30,12 +30,28 @@ assert want_break or d["probes"]["breakpoint"] == 0, d["probes"]
 PY
 }
 
+# first_insns BIN FUNC: the mnemonics (and operands) of FUNC's first two
+# instructions after an endbr64, from objdump.
+first_insns() {
+	objdump -d --no-show-raw-insn "$1" | awk -v f="<$2>:" '
+		$2 == f { on = 1; next }
+		on && /^$/ { exit }
+		on && $2 != "endbr64" { n++; printf "%s %s;", $2, $3; if (n == 2) exit }'
+}
+
 for build in o2 cet; do
 	P=$PROGS/rcx_entry_$build
 	if [ "$build" = cet ]; then
 		objdump -d "$P" | grep -A1 "<rcx_f0_call>:" | grep -q endbr64 ||
 			fail "$P: no endbr64 at f0"
 	fi
+	# Each case is what the function starts with (after endbr64 in cet).
+	for want in "rcx_f0_call:^call " "rcx_f0_jmp:^jmp " "rcx_f0_jcc:^cmp [^;]*;j[a-z]+ " \
+		"rcx_f0_rip:^mov [^;]*\(%rip\)" "rcx_a:^call " "rcx_b:^jmp " \
+		"rcx_c:^cmp [^;]*;j[a-z]+ " "rcx_d:^mov [^;]*\(%rip\)"; do
+		got=$(first_insns "$P" "${want%%:*}")
+		[[ $got =~ ${want#*:} ]] || fail "$P: ${want%%:*} starts with '$got'"
+	done
 	for f0 in call jmp jcc rip; do
 		out=$TMP/$build.$f0
 		rc_run_cmd "$out" --func "$P:rcx_f0_$f0" --start-ops 300 --json -- "$P" "$f0" 0 20 1500
