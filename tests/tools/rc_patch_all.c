@@ -66,7 +66,8 @@ int main(int argc, char **argv)
 	const struct rc_sym *f0 = rc_elf_find(e, argv[2]);
 	FILE *nf = fopen(argv[3], "r");
 	if (!f0 || !nf) {
-		fprintf(stderr, "rc_patch_all: no %s in %s, or %s unreadable\n", argv[2], bin, argv[3]);
+		fprintf(stderr, "rc_patch_all: no %s in %s, or %s unreadable\n", argv[2], bin,
+		        argv[3]);
 		return 2;
 	}
 	struct rc_backend *be = rc_tramp_new();
