@@ -44,6 +44,8 @@ awk -v b="$base" -v t="$tramp" -v u="$upro" -v r="$rdtsc" 'BEGIN {
 	else
 		printf "%-22s %12s %16s %10s\n", "uprobe (needs root)", "-", "-", "-"
 	printf "one RDTSC here: %.1f ns (a trampoline reads it twice per timed call)\n", r
+	if (r > 0)
+		printf "trampoline cost per timed call = %.2f RDTSC reads (same run)\n", (t - b) / 2 / r
 	if (u != "nan")
 		printf "trampoline vs uprobe per timed call: %.0fx cheaper\n", (u - b) / (t - b)
 }'

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <osprof/output.h>
 #include "cli/cli.h"
 #include "cli/losses.h"
 #include "cli/progress.h"
@@ -35,7 +36,8 @@ static const char usage[] =
     "                       paths (off-CPU stacks + waker, on-CPU samples, preemption,\n"
     "                       IRQs) since this kernel allows neither kprobes nor fentry\n"
     "  -p, --pid PID        attach to a running process\n"
-    "  -- CMD [ARGS]        start CMD and search in it\n\n"
+    "  -- CMD [ARGS]        start CMD and search in it; CMD may be a script that\n"
+    "                       starts the program (its processes are followed)\n\n"
     "Search (defaults of seed 002 Fig. 4.2):\n"
     "  --peak N|slowest     peak to explain, numbered from the fastest; slowest (the\n"
     "                       default) is the slowest peak after the fastest with >= 5%\n"
@@ -48,7 +50,9 @@ static const char usage[] =
     "  --backend uprobe|trampoline\n"
     "                       uprobe: BPF uprobes, works with -p (default with -p);\n"
     "                       trampoline: patched call sites in a process osprof starts,\n"
-    "                       ~100x cheaper per call (default with -- CMD)\n"
+    "                       ~100x cheaper per call (default with -- CMD); a site or\n"
+    "                       f0 no jump fits falls back to a breakpoint (a signal per\n"
+    "                       call), shown in the output\n"
     "  --state FILE         resume from FILE if it exists (checks that f0's profile\n"
     "                       did not change, by EMD) and save the ftree to it at the end\n\n"
     "Output:\n"
@@ -61,7 +65,10 @@ static const char usage[] =
     "  -v, --verbose        details of the search on stderr\n"
     "  -q, --quiet          no progress line (elapsed, depth and node being searched;\n"
     "                       shown only when stderr is a terminal)\n"
-    "  --allow-loss         exit 0 even when in-peak records were lost\n\n"
+    "  --allow-loss         exit 0 even when in-peak records were lost\n"
+    "  --target-output FILE CMD's stdout and stderr go to FILE; without it, with\n"
+    "                       --json or --folded CMD's stdout goes to osprof's stderr,\n"
+    "                       so that osprof's stdout holds only the result\n\n"
     "Exit status: 0 search finished, 1 failure or unfinished search (target exited\n"
     "or interrupted; the partial tree is printed), 2 usage error or bad output path,\n"
     "3 search finished but in-peak records were lost (ring buffer full; one line\n"
@@ -111,7 +118,8 @@ enum {
 	O_FOLDED,
 	O_JSON,
 	O_BACKEND,
-	O_ALLOW_LOSS
+	O_ALLOW_LOSS,
+	O_TARGET_OUT
 };
 
 static int num(const char *flag, const char *arg, unsigned lo, unsigned hi, unsigned *out)
@@ -126,8 +134,9 @@ static int num(const char *flag, const char *arg, unsigned lo, unsigned hi, unsi
 	return 0;
 }
 
-pid_t rc_child_start(char **cmd, char **env, int *gate)
+pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate)
 {
+	char **cmd = o->cmd;
 	int p[2];
 	if (pipe2(p, O_CLOEXEC))
 		return -1;
@@ -141,6 +150,10 @@ pid_t rc_child_start(char **cmd, char **env, int *gate)
 			_exit(127);
 		for (int i = 0; env && env[i]; i++)
 			putenv(env[i]);
+		/* Never into osprof's structured output on stdout. */
+		if (o->target_fd >= 0 &&
+		    (dup2(o->target_fd, 1) < 0 || (o->target_both && dup2(o->target_fd, 2) < 0)))
+			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		execvp(cmd[0], cmd);
@@ -228,7 +241,7 @@ static int run_func(struct rc_opts *o)
 		}
 	}
 	if (is_child) {
-		o->pid = rc_child_start(o->cmd, env, &gate);
+		o->pid = rc_child_start(o, env, &gate);
 		if (o->pid < 0) {
 			osp_err("rootcause: fork: %s", strerror(errno));
 			goto out;
@@ -281,7 +294,16 @@ static int run_func(struct rc_opts *o)
 	if (rc_stop)
 		goto out;
 	/* Phase 2: the address space and the search. */
-	if (rc_space_load(&space, o->pid, err, sizeof(err))) {
+	/* CMD may be a shell or a wrapper that starts the program f0 lives in:
+	 * the address space is the one of the process whose agent claimed the
+	 * channel. */
+	pid_t space_pid = tramp ? rc_tramp_claimed(be) : o->pid;
+	if (space_pid <= 0)
+		space_pid = o->pid;
+	if (space_pid != o->pid && o->verbose)
+		fprintf(stderr, "osprof rootcause: f0 runs in pid %d, a descendant of CMD\n",
+		        (int)space_pid);
+	if (rc_space_load(&space, space_pid, err, sizeof(err))) {
 		osp_err("rootcause: %s", err);
 		goto out;
 	}
@@ -292,7 +314,10 @@ static int run_func(struct rc_opts *o)
 	struct rc_search s;
 	rc_search_init(&s, &o->p, be, &space);
 	s.verbose = o->verbose;
-	struct rc_info in = {.f0 = f0name, .backend = be->ops->name, .hist = hist};
+	struct rc_info in = {
+	    .f0 = f0name, .backend = be->ops->name, .hist = hist, .f0_break = be->f0_break};
+	if (be->f0_break)
+		fprintf(info, "f0 hooked with a breakpoint (a signal per call): %s\n", be->f0_note);
 	int resumed = 0;
 	if (o->state && access(o->state, F_OK) == 0) {
 		struct rc_state st;
@@ -434,10 +459,12 @@ int cmd_rootcause(int argc, char **argv)
 	    {"verbose", no_argument, 0, 'v'},
 	    {"quiet", no_argument, 0, 'q'},
 	    {"allow-loss", no_argument, 0, O_ALLOW_LOSS},
+	    {"target-output", required_argument, 0, O_TARGET_OUT},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
-	struct rc_opts o = {0};
+	struct rc_opts o = {.target_fd = -1};
+	const char *target_out = NULL;
 	rc_params_default(&o.p);
 	int c;
 	unsigned u;
@@ -506,6 +533,9 @@ int cmd_rootcause(int argc, char **argv)
 		case O_ALLOW_LOSS:
 			o.allow_loss = 1;
 			break;
+		case O_TARGET_OUT:
+			target_out = optarg;
+			break;
 		case 'q':
 			o.quiet = 1;
 			break;
@@ -535,11 +565,34 @@ int cmd_rootcause(int argc, char **argv)
 	int rc = osp_collect_check_output("rootcause", o.output);
 	if (rc)
 		return rc;
+	if (target_out && !o.cmd)
+		return osp_usage_err("rootcause", "--target-output needs a command (-- CMD)");
+	struct osp_output tout = {0};
+	if (target_out) {
+		char err[512];
+		if (osp_output_open(&tout, target_out, err, sizeof(err)) < 0) {
+			osp_err("rootcause: --target-output %s", err);
+			return OSP_EXIT_USAGE;
+		}
+		fflush(tout.f);
+		o.target_fd = fileno(tout.f);
+		o.target_both = 1;
+	} else if (o.cmd && (o.json || o.folded)) {
+		o.target_fd = 2; /* the terminal the user reads, not the pipe */
+	}
 	struct sigaction sa = {.sa_handler = on_signal};
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	rc_stop = 0;
 	rc = o.func ? run_func(&o) : rc_kernel_run(&o);
+	if (target_out) {
+		char err[512];
+		if (osp_output_commit(&tout, err, sizeof(err)) < 0) {
+			osp_err("rootcause: --target-output %s", err);
+			if (rc == OSP_EXIT_OK)
+				rc = OSP_EXIT_FAIL;
+		}
+	}
 	struct osp_losses lost = {.lost_events = o.lost};
 	return osp_losses_finish("rootcause", &lost, o.allow_loss, rc);
 }

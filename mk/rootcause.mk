@@ -60,3 +60,48 @@ $(BUILD)/fuzz/fuzz_rc_state: tests/fuzz/fuzz_rc_state.c $(RC_FUZZ_SRCS) $(LIB_SR
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(RC_FUZZ_SRCS) $(LIB_SRCS) -lelf -lcapstone -lzstd -lz -lm \
 		-lpthread
+
+# The relocator's unit test: osprof's planner and the agent's emitter.
+$(BUILD)/tests/test_rc_reloc: tests/unit/test_rc_reloc.c $(BUILD)/obj/rootcause/reloc.o \
+		rootcause/agent/reloc_emit.c rootcause/agent/reloc.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/obj/rootcause/reloc.o \
+		rootcause/agent/reloc_emit.c -lcapstone $(LDLIBS)
+
+# Entry cases of the trampoline relocator (tests/sh/rootcause_entry.sh):
+# optimised as distributions build, without and with CET's endbr64.
+RCX_CFLAGS := -O2 -g -Wall -Wextra -Werror -std=gnu11
+$(BUILD)/tests/progs/rcx_entry_o2: tests/progs/rcx_entry.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RCX_CFLAGS) -fcf-protection=none -o $@ $<
+$(BUILD)/tests/progs/rcx_entry_cet: tests/progs/rcx_entry.c
+	@mkdir -p $(dir $@)
+	$(CC) $(RCX_CFLAGS) -fcf-protection=full -o $@ $<
+tests: $(BUILD)/tests/progs/rcx_entry_o2 $(BUILD)/tests/progs/rcx_entry_cet
+
+# Debian's zlib as distributed (libz.a of zlib1g-dev, -O2, unmodified) under
+# a small driver: the coverage test of the trampoline backend on ordinary
+# optimised code (tests/sh/rootcause_zlib.sh). Static so that zlib's own
+# static functions keep their symbols.
+$(BUILD)/tests/progs/rcz_deflate: tests/progs/rcz_deflate.c
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -Werror -std=gnu11 -o $@ $< -Wl,-Bstatic -Wl,--whole-archive -lz \
+		-Wl,--no-whole-archive -Wl,-Bdynamic
+
+# How the trampoline backend would instrument each function of a binary
+# (tests/sh/rootcause_zlib.sh).
+$(BUILD)/tests/rc_coverage: tests/tools/rc_coverage.c $(BUILD)/obj/rootcause/reloc.o \
+		$(BUILD)/obj/rootcause/elfsym.o $(BUILD)/obj/rootcause/callsites.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(filter %.o,$^) -lelf -lcapstone $(LDLIBS)
+tests: $(BUILD)/tests/rc_coverage $(BUILD)/tests/progs/rcz_deflate
+
+# Patches every call site of a binary's functions under the agent at once
+# (tests/sh/rootcause_zlib.sh).
+RC_PATCH_ALL_OBJS := $(addprefix $(BUILD)/obj/,rootcause/be_tramp.o rootcause/reloc.o \
+	rootcause/elfsym.o rootcause/callsites.o rootcause/procmaps.o collect/helper_path.o)
+$(BUILD)/tests/rc_patch_all: tests/tools/rc_patch_all.c $(RC_PATCH_ALL_OBJS) $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(RC_PATCH_ALL_OBJS) $(STATIC_LIB) -lelf -lcapstone -lrt \
+		$(LDLIBS)
+tests: $(BUILD)/tests/rc_patch_all

@@ -16,7 +16,8 @@ struct rc_backend_ops {
 	const char *name;
 	/* Instruments f0 at run-time address f0_rt (path/off for uprobes). */
 	int (*attach_f0)(struct rc_backend *b, const char *path, uint64_t off, uint64_t f0_rt);
-	/* Probes one call site; id is unique per site. */
+	/* Probes one call site; id is unique per site. Returns how (RC_PROBE_*)
+	 * or -errno. */
 	int (*add_site)(struct rc_backend *b, uint32_t id, const struct rc_site *s,
 	                const char *path, uint64_t off, uint64_t rt_addr);
 	int (*del_site)(struct rc_backend *b, uint32_t id);
@@ -33,9 +34,16 @@ struct rc_backend_ops {
 	void (*destroy)(struct rc_backend *b);
 };
 
+/* How a site is probed: the backend's own way (a trampoline, a uprobe), or
+ * the trampoline backend's fallback, an int3 its agent handles (a signal
+ * per call: uprobe-class cost) where no jump fits. */
+enum { RC_PROBE_NATIVE = 0, RC_PROBE_BREAK = 1 };
+
 struct rc_backend {
 	const struct rc_backend_ops *ops;
 	pid_t pid;
+	int f0_break;      /* f0 itself hooked with a breakpoint ... */
+	char f0_note[200]; /* ... because of this */
 };
 
 /* pid: the target (its threads only). Prints one line and returns NULL on
@@ -47,5 +55,8 @@ struct rc_backend *rc_tramp_new(void);
 /* "LD_PRELOAD=..." and "OSPROF_DARC_SHM=..." for the child. */
 int rc_tramp_env(struct rc_backend *b, char ***envp);
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid);
+/* The process whose agent instruments f0 (CMD itself or a process it
+ * started, e.g. through a shell script), 0 before one did. */
+pid_t rc_tramp_claimed(struct rc_backend *b);
 
 #endif

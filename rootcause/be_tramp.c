@@ -1,7 +1,6 @@
 /* DARC backend (b): in-process trampolines. osprof starts CMD with the agent
  * (rootcause/agent/) preloaded and drives it through shared memory; each
  * timed call costs two short hooks instead of two uprobe traps. */
-#include <capstone/capstone.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -18,6 +17,7 @@
 #include "rootcause/agent/darc_shm.h"
 #include "rootcause/backend.h"
 #include "rootcause/elfsym.h"
+#include "rootcause/reloc.h"
 
 struct tb {
 	struct rc_backend base;
@@ -53,67 +53,47 @@ static int agent_ok(struct tb *t, int wait_ms)
 	return -EAGAIN;
 }
 
-/* Whole instructions at the start of f0 covering >= 5 bytes, none of them
- * RIP-relative or a branch: those can run from the stub unchanged. */
-static int prologue_len(const char *path, uint64_t vaddr, uint32_t *len)
-{
-	struct rc_elf *e;
-	char err[256];
-	if (rc_elf_open(path, &e, err, sizeof(err)))
-		return -ENOENT;
-	const uint8_t *code = rc_elf_bytes(e, vaddr, 32);
-	int rc = -ENOTSUP;
-	csh cs;
-	if (code && cs_open(CS_ARCH_X86, CS_MODE_64, &cs) == CS_ERR_OK) {
-		cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
-		cs_insn *in = cs_malloc(cs);
-		size_t left = 32;
-		uint64_t a = vaddr;
-		uint32_t n = 0;
-		while (n < 5 && cs_disasm_iter(cs, &code, &left, &a, in)) {
-			cs_detail *d = in->detail;
-			int bad = 0;
-			for (int g = 0; g < d->groups_count; g++)
-				bad |= d->groups[g] == CS_GRP_JUMP || d->groups[g] == CS_GRP_CALL ||
-				       d->groups[g] == CS_GRP_RET ||
-				       d->groups[g] == CS_GRP_BRANCH_RELATIVE;
-			for (int o = 0; o < d->x86.op_count; o++)
-				bad |= d->x86.operands[o].type == X86_OP_MEM &&
-				       d->x86.operands[o].mem.base == X86_REG_RIP;
-			if (bad)
-				break;
-			n += in->size;
-		}
-		if (n >= 5 && n <= 16) {
-			*len = n;
-			rc = 0;
-		}
-		cs_free(in, 1);
-		cs_close(&cs);
-	}
-	rc_elf_close(e);
-	return rc;
-}
-
+/* f0's hook: a jump over its relocated first instructions, or, when a
+ * jump cannot replace them (the function branches into them, or is shorter
+ * than a jump), an int3 over the first one alone. */
 static int tb_attach_f0(struct rc_backend *b, const char *path, uint64_t off, uint64_t vaddr)
 {
 	struct tb *t = (struct tb *)b;
 	(void)off;
-	uint32_t len = 0;
-	int rc = prologue_len(path, vaddr, &len);
+	struct rc_elf *e;
+	char err[256], why[200] = "";
+	if (rc_elf_open(path, &e, err, sizeof(err))) {
+		fprintf(stderr, "osprof rootcause: %s\n", err);
+		return -ENOENT;
+	}
+	const struct rc_sym *sym = rc_elf_at(e, vaddr);
+	size_t size = sym && sym->addr == vaddr && sym->size ? sym->size : RCR_MAX_IN;
+	const uint8_t *code = rc_elf_bytes(e, vaddr, size);
+	struct rcr_plan *p = &t->shm->f0_plan;
+	int rc = -ENOENT;
+	if (code) {
+		rc = rc_reloc_plan_entry(code, size, vaddr, p, why, sizeof(why));
+		if (rc == RCS_BREAK) {
+			t->base.f0_break = 1;
+			snprintf(t->base.f0_note, sizeof(t->base.f0_note), "%s", why);
+		}
+		if (rc >= 0) {
+			t->shm->f0_mode = (uint32_t)rc;
+			rc = 0;
+		}
+	}
+	rc_elf_close(e);
 	if (rc) {
 		fprintf(stderr,
-		        "osprof rootcause: f0's first instructions cannot be relocated into a "
-		        "trampoline (RIP-relative or a branch); use --backend uprobe\n");
+		        "osprof rootcause: f0's first instruction cannot be relocated: %s\n", why);
 		return rc;
 	}
 	snprintf(t->shm->f0_path, sizeof(t->shm->f0_path), "%s", path);
 	t->shm->f0_vaddr = vaddr;
-	t->shm->f0_len = len;
 	return 0;
 }
 
-static int command(struct tb *t, uint32_t op, uint32_t site, uint64_t addr, uint64_t target)
+static int command(struct tb *t, const struct rcs_cmd *c)
 {
 	int rc = agent_ok(t, 5000);
 	if (rc)
@@ -122,16 +102,19 @@ static int command(struct tb *t, uint32_t op, uint32_t site, uint64_t addr, uint
 	uint64_t h = s->cmd_head;
 	if (h - __atomic_load_n(&s->cmd_tail, __ATOMIC_ACQUIRE) >= RCS_NCMD)
 		return -EBUSY;
-	s->cmds[h % RCS_NCMD] = (struct rcs_cmd){op, site, addr, target};
+	s->cmds[h % RCS_NCMD] = *c;
 	__atomic_store_n(&s->cmd_head, h + 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&s->cmd_seq, 1, __ATOMIC_RELEASE);
 	syscall(SYS_futex, &s->cmd_seq, FUTEX_WAKE, 1, NULL, NULL, 0);
-	for (int i = 0; i < 5000; i++) {
+	/* The agent answers in microseconds; a search expands dozens of sites
+	 * at a time, so wait in short steps (5 s in all). */
+	for (int i = 0; i < 250000; i++) {
 		if (__atomic_load_n(&s->cmd_tail, __ATOMIC_ACQUIRE) > h)
 			return s->cmd_result[h % RCS_NCMD];
-		if (kill(t->base.pid, 0) && errno == ESRCH)
+		if (i % 1000 == 999 && kill(t->base.pid, 0) && errno == ESRCH)
 			return -ESRCH;
-		sleep_ms(1);
+		struct timespec ts = {0, 20000};
+		nanosleep(&ts, NULL);
 	}
 	return -ETIMEDOUT;
 }
@@ -141,16 +124,28 @@ static int tb_add_site(struct rc_backend *b, uint32_t id, const struct rc_site *
 {
 	(void)path;
 	(void)off;
-	if (s->indirect || s->tail)
-		return -ENOTSUP; /* only call rel32 is patched; see agent.c */
+	struct rcs_cmd c = {.op = RCS_ADD_SITE,
+	                    .site = id,
+	                    .addr = rt,
+	                    .len = s->len,
+	                    .tail = s->tail,
+	                    .indirect = s->indirect,
+	                    .is_mem = s->is_mem,
+	                    .base = s->base,
+	                    .index = s->index,
+	                    .scale = s->scale,
+	                    .disp = s->disp};
 	/* The callee's run-time address: same displacement as in the file. */
-	uint64_t target = rt + s->len + (s->target - (s->addr + s->len));
-	return command((struct tb *)b, RCS_ADD_SITE, id, rt, target);
+	if (!s->indirect)
+		c.target = rt + s->len + (s->target - (s->addr + s->len));
+	int rc = command((struct tb *)b, &c);
+	return rc == RCS_BREAK ? RC_PROBE_BREAK : rc;
 }
 
 static int tb_del_site(struct rc_backend *b, uint32_t id)
 {
-	return command((struct tb *)b, RCS_DEL_SITE, id, 0, 0);
+	struct rcs_cmd c = {.op = RCS_DEL_SITE, .site = id};
+	return command((struct tb *)b, &c);
 }
 
 static int tb_add_edge(struct rc_backend *b, uint32_t parent, uint32_t site, uint32_t slot)
@@ -312,4 +307,9 @@ int rc_tramp_env(struct rc_backend *b, char ***envp)
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid)
 {
 	b->pid = pid;
+}
+
+pid_t rc_tramp_claimed(struct rc_backend *b)
+{
+	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
 }

@@ -20,6 +20,7 @@
 #include <osprof/sort.h>
 #include <sys/wait.h>
 #include "cli/cli.h"
+#include "collect/bpf_common.h"
 #include "collect/bpf/rc_kernel.h"
 #include "rc_kernel.skel.h"
 #include "rootcause/output.h"
@@ -171,7 +172,9 @@ static int stack_ips(int fd, int id, uint64_t *ips)
 		n++;
 	/* The innermost frames are the tracing glue (bpf_trace_run*, the
 	 * program itself): not part of the path. */
-	while (skip < n && !strncmp(ksym(ips[skip]), "bpf_", 4))
+	while (skip < n && (!strncmp(ksym(ips[skip]), "bpf_", 4) ||
+	                    !strncmp(ksym(ips[skip]), "__bpf_trace_", 12) ||
+	                    !strncmp(ksym(ips[skip]), "__traceiter_", 12)))
 		skip++;
 	memmove(ips, ips + skip, (size_t)(n - skip) * sizeof(*ips));
 	return n - skip;
@@ -203,6 +206,73 @@ static void json_stack(FILE *out, int fd, int id)
 	fputc(']', out);
 }
 
+/* Who woke the thread: the task, or the interrupt the wake-up came from. */
+static void waker_text(const struct kpath *p, char *buf, size_t len)
+{
+	static const char *const soft[] = {"HI",       "TIMER",   "NET_TX", "NET_RX",  "BLOCK",
+	                                   "IRQ_POLL", "TASKLET", "SCHED",  "HRTIMER", "RCU"};
+	unsigned num = p->n & RCK_WAKER_NUM;
+	if (p->n & RCK_WAKER_HARDIRQ) {
+		if (num >= 256)
+			snprintf(buf, len, "IRQ vector 0x%x (%s)", num - 256, p->waker);
+		else
+			snprintf(buf, len, "IRQ %u (%s)", num, p->waker[0] ? p->waker : "?");
+	} else if (p->n & RCK_WAKER_SOFTIRQ) {
+		snprintf(buf, len, "softirq %s", num < 10 ? soft[num] : "?");
+	} else {
+		snprintf(buf, len, "%s", p->waker[0] ? p->waker : "?");
+	}
+}
+
+/* The path as printed (kind, frames, waker, waker frames): two stack ids
+ * of the same functions (another return address inside them) are one path. */
+static void path_key(int fd, const struct kpath *p, char *buf, size_t len)
+{
+	uint64_t ips[127];
+	size_t at = 0;
+	char w[64] = "";
+	if (p->kind == RCK_OFFCPU)
+		waker_text(p, w, sizeof(w));
+	at += (size_t)snprintf(buf, len, "%u/%u/%s", p->kind, p->kind == RCK_OFFCPU ? 0 : p->n, w);
+	for (int pass = 0; pass < 2; pass++) {
+		int n = stack_ips(fd, pass ? p->wstack : p->stack, ips);
+		for (int i = 0; i < n && at < len; i++)
+			at += (size_t)snprintf(buf + at, len - at, ";%s", ksym(ips[i]));
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, "|");
+	}
+}
+
+/* Merges paths that print the same, before they are ranked. */
+static void merge_paths(struct kstate *k, int fd)
+{
+	size_t keylen = 8192;
+	char *a = malloc(keylen), *b = malloc(keylen);
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return;
+	}
+	for (size_t i = 0; i < k->np; i++) {
+		path_key(fd, &k->p[i], a, keylen);
+		for (size_t j = i + 1; j < k->np;) {
+			path_key(fd, &k->p[j], b, keylen);
+			if (strcmp(a, b)) {
+				j++;
+				continue;
+			}
+			k->p[i].ns += k->p[j].ns;
+			k->p[i].votes += k->p[j].votes;
+			k->p[i].calls += k->p[j].calls;
+			if (k->p[i].calls > k->calls)
+				k->p[i].calls = k->calls; /* both ids in one call */
+			k->p[j] = k->p[--k->np];
+		}
+	}
+	free(a);
+	free(b);
+}
+
 static int cmp_path(const void *a, const void *b)
 {
 	const struct kpath *x = a, *y = b;
@@ -232,6 +302,7 @@ static void status_of(const struct kpath *p, char *buf, size_t len)
 static void report(FILE *out, struct kstate *k, int fd, const struct rc_opts *o,
                    const struct rc_info *in, const char *sys)
 {
+	merge_paths(k, fd);
 	osp_sort(k->p, k->np, sizeof(*k->p), cmp_path);
 	double tot = k->lat_sum ? (double)k->lat_sum : 1;
 	if (o->folded) {
@@ -279,12 +350,20 @@ static void report(FILE *out, struct kstate *k, int fd, const struct rc_opts *o,
 			        "%s{\"kind\":\"%s\",\"status\":\"%s\",\"irq\":%u,\"ns\":%" PRIu64
 			        ",\"share\":%.4f,\"votes\":%" PRIu64 ",\"calls\":%" PRIu64
 			        ",\"stack\":",
-			        i ? "," : "", kind_name(p->kind), st, p->n, p->ns,
+			        i ? "," : "", kind_name(p->kind), st, p->n & RCK_WAKER_NUM, p->ns,
 			        (double)p->ns / tot, p->votes, p->calls);
 			json_stack(out, fd, p->stack);
+			char w[64] = "";
+			if (p->kind == RCK_OFFCPU)
+				waker_text(p, w, sizeof(w));
 			fputs(",\"waker\":\"", out);
-			osp_json_string(out, p->waker);
-			fputs("\",\"waker_stack\":", out);
+			osp_json_string(out, w);
+			fprintf(out, "\",\"waker_context\":\"%s\"",
+			        p->kind != RCK_OFFCPU      ? ""
+			        : p->n & RCK_WAKER_HARDIRQ ? "irq"
+			        : p->n & RCK_WAKER_SOFTIRQ ? "softirq"
+			                                   : "task");
+			fputs(",\"waker_stack\":", out);
 			json_stack(out, fd, p->wstack);
 			fputc('}', out);
 		}
@@ -316,7 +395,9 @@ static void report(FILE *out, struct kstate *k, int fd, const struct rc_opts *o,
 			fputc('\n', out);
 		}
 		if (p->kind == RCK_OFFCPU && p->wstack >= 0) {
-			fprintf(out, "      woken by %s: ", p->waker[0] ? p->waker : "?");
+			char w[64];
+			waker_text(p, w, sizeof(w));
+			fprintf(out, "      woken by %s: ", w);
 			print_chain(out, fd, p->wstack, " -> ");
 			fputc('\n', out);
 		}
@@ -369,22 +450,36 @@ int rc_kernel_run(struct rc_opts *o)
 		                     "machine",
 		                     o->syscall);
 	int is_child = o->cmd != NULL, gate = -1, ret = OSP_EXIT_FAIL, status = 0;
-	if (is_child && (o->pid = rc_child_start(o->cmd, NULL, &gate)) < 0) {
+	if (is_child && (o->pid = rc_child_start(o, NULL, &gate)) < 0) {
 		osp_err("rootcause: fork: %s", strerror(errno));
 		return OSP_EXIT_FAIL;
 	}
-	struct rc_kernel_bpf *skel = rc_kernel_bpf__open();
+	/* The target filter of `osprof run` / `record -p`: CMD (or PID) and the
+	 * processes it starts, followed in the kernel (collect/bpf_common.c). */
+	struct osp_session sess = {.r = 1};
+	if (is_child)
+		sess.root_pid = o->pid;
+	else
+		sess.pids = &o->pid, sess.npids = 1;
+	struct rc_kernel_bpf *skel = NULL;
 	struct bpf_link **links = NULL;
-	int nl = 0;
+	int nl = 0, common = 0;
 	struct ring_buffer *rb = NULL;
 	struct kstate k = {.want = o->p.decision_time};
+	if (osp_bpf_common_acquire(&sess))
+		goto out;
+	common = 1;
+	skel = rc_kernel_bpf__open();
 	if (!skel)
 		goto out;
-	skel->rodata->targ_tgid = (uint32_t)o->pid;
 	skel->rodata->targ_nr = nr;
-	int err = rc_kernel_bpf__load(skel);
+	int err = OSP_BPF_SETUP(skel, &sess);
+	if (!err)
+		err = rc_kernel_bpf__load(skel);
 	if (!err)
 		err = rc_kernel_bpf__attach(skel);
+	if (!err)
+		err = osp_bpf_common_start(&sess);
 	if (err) {
 		osp_err("rootcause: loading the kernel-side BPF program failed (%s); it needs "
 		        "root and BTF",
@@ -464,6 +559,8 @@ out:
 		bpf_link__destroy(links[i]);
 	free(links);
 	rc_kernel_bpf__destroy(skel);
+	if (common)
+		osp_bpf_common_release(&sess);
 	free(k.p);
 	if (gate >= 0)
 		close(gate);

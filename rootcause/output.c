@@ -42,6 +42,20 @@ static void status_text(const struct rc_node *n, char *buf, size_t len)
 	}
 }
 
+void rc_count_probes(const struct rc_search *s, uint64_t counts[2])
+{
+	counts[0] = counts[1] = 0;
+	for (size_t i = 0; i < s->n; i++)
+		if (s->nodes[i].kind == RC_N_CALL && s->nodes[i].site >= 0)
+			counts[s->nodes[i].probe == RC_PROBE_BREAK]++;
+}
+
+static const char *probe_name(const struct rc_search *s, const struct rc_info *in, int probe)
+{
+	(void)s;
+	return probe == RC_PROBE_BREAK ? "breakpoint" : in->backend;
+}
+
 static void tree_rec(FILE *out, const struct rc_search *s, int id, int indent)
 {
 	const struct rc_node *n = &s->nodes[id];
@@ -54,7 +68,8 @@ static void tree_rec(FILE *out, const struct rc_search *s, int id, int indent)
 	else
 		fprintf(out, "%*s-> %s", indent, "", n->name);
 	if (n->where[0])
-		fprintf(out, "  (at %s)", n->where);
+		fprintf(out, "  (at %s%s)", n->where,
+		        n->probe == RC_PROBE_BREAK ? ", breakpoint" : "");
 	if (n->parent >= 0)
 		fprintf(out, "  maxcount %" PRIu64 "/%" PRIu64 " = %.0f%%", n->maxcount,
 		        s->nodes[n->parent].rounds, share(s, n));
@@ -82,6 +97,10 @@ void rc_print_tree(FILE *out, const struct rc_search *s, const struct rc_info *i
 	        "decision time %u, maxcount %.0f%%%s\n",
 	        s->used, in->search_calls, took, s->p.decision_time, s->p.maxcount_pct,
 	        s->done ? "" : "  (search not finished)");
+	uint64_t pc[2];
+	rc_count_probes(s, pc);
+	fprintf(out, "call sites timed: %" PRIu64 " by %s, %" PRIu64 " by breakpoint%s\n", pc[0],
+	        in->backend, pc[1], in->f0_break ? "; f0 by breakpoint" : "");
 	if (s->n)
 		tree_rec(out, s, 0, 0);
 }
@@ -116,7 +135,7 @@ void rc_print_folded(FILE *out, const struct rc_search *s)
 		folded_rec(out, s, 0, path, sizeof(path));
 }
 
-static void json_node(FILE *out, const struct rc_search *s, int id)
+static void json_node(FILE *out, const struct rc_search *s, const struct rc_info *in, int id)
 {
 	const struct rc_node *n = &s->nodes[id];
 	static const char *const kinds[] = {"f0", "call", "preemption", "irq"};
@@ -137,6 +156,11 @@ static void json_node(FILE *out, const struct rc_search *s, int id)
 	        n->lat_n ? n->lat_sum / n->lat_n : 0, n->lat_n);
 	if (n->kind == RC_N_IRQ)
 		fprintf(out, ",\"irq\":%u", n->irqn);
+	if (n->kind == RC_N_CALL || n->kind == RC_N_ROOT)
+		fprintf(out, ",\"probe\":\"%s\"",
+		        probe_name(s, in,
+		                   n->kind == RC_N_ROOT ? (in->f0_break ? RC_PROBE_BREAK : 0)
+		                                        : n->probe));
 	if (n->callee)
 		fprintf(out, ",\"address\":\"0x%" PRIx64 "\"", n->callee);
 	fputs(",\"children\":[", out);
@@ -147,7 +171,7 @@ static void json_node(FILE *out, const struct rc_search *s, int id)
 		if (!first)
 			fputc(',', out);
 		first = 0;
-		json_node(out, s, n->kids[k]);
+		json_node(out, s, in, n->kids[k]);
 	}
 	fputs("]}", out);
 }
@@ -175,9 +199,13 @@ void rc_print_json(FILE *out, const struct rc_search *s, const struct rc_info *i
 	fputs(",\"histogram\":{\"unit\":\"log2_ns\",\"buckets\":[", out);
 	for (int i = 0; i < RC_HBUCKETS; i++)
 		fprintf(out, "%s%" PRIu64, i ? "," : "", in->hist ? in->hist[i] : 0);
-	fputs("]},\"tree\":", out);
+	uint64_t pc[2];
+	rc_count_probes(s, pc);
+	fprintf(out, "]},\"probes\":{\"%s\":%" PRIu64 ",\"breakpoint\":%" PRIu64 "}", in->backend,
+	        pc[0], pc[1]);
+	fputs(",\"tree\":", out);
 	if (s->n)
-		json_node(out, s, 0);
+		json_node(out, s, in, 0);
 	else
 		fputs("null", out);
 	fputs("}\n", out);

@@ -89,10 +89,18 @@ int rc_space_load(struct rc_space *sp, pid_t pid, char *err, size_t errlen)
 		uint64_t vaddr;
 		if (rc_elf_vaddr_of_off(e, off, &vaddr))
 			continue;
-		/* Replace a module added by path before the process ran. */
+		/* Replace a module added by path before the process ran; grow
+		 * one whose text is split in several mappings (mprotect of a
+		 * patched page splits it) instead of keeping only the last. */
 		for (size_t i = 0; i < sp->n; i++)
 			if (sp->mods[i].elf == e) {
-				sp->mods[i] = (struct rc_module){e, start, end, start - vaddr};
+				struct rc_module *m = &sp->mods[i];
+				if (m->bias == start - vaddr) {
+					m->start = m->start < start ? m->start : start;
+					m->end = m->end > end ? m->end : end;
+				} else {
+					*m = (struct rc_module){e, start, end, start - vaddr};
+				}
 				e = NULL;
 				break;
 			}

@@ -16,6 +16,9 @@ struct rc_opts {
 	struct rc_params p;
 	const char *state;
 	const char *output; /* -o: profile set of the paths */
+	/* Where CMD's stdout and stderr go: -1 inherited; else its stdout is
+	 * dup'ed from this fd, and its stderr too when target_both. */
+	int target_fd, target_both;
 	int folded, json, verbose;
 	int quiet;           /* -q: no progress line */
 	const char *backend; /* "uprobe" or "trampoline" */
@@ -26,8 +29,8 @@ struct rc_opts {
 extern volatile sig_atomic_t rc_stop;
 
 /* Forks CMD held at a gate; rc_child_release lets it exec. env: extra
- * "K=V" strings (NULL-terminated) or NULL. */
-pid_t rc_child_start(char **cmd, char **env, int *gate);
+ * "K=V" strings (NULL-terminated) or NULL; its output as o->target_fd. */
+pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate);
 void rc_child_release(int gate);
 /* 1 while the target runs (reaps a child of ours). */
 int rc_target_alive(pid_t pid, int is_child, int *status);

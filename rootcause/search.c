@@ -162,10 +162,11 @@ static int site_get(struct rc_search *s, struct rc_module *m, const struct rc_si
 				rc_elf_off(m->elf, site->addr, &off);
 				int rc = s->be->ops->add_site(s->be, s->sites[i].id, site,
 				                              m->elf->path, off, rt);
-				if (rc) {
+				if (rc < 0) {
 					s->sites[i].refs = 0;
 					return rc;
 				}
+				s->sites[i].probe = rc;
 			}
 			return (int)i;
 		}
@@ -179,8 +180,9 @@ static int site_get(struct rc_search *s, struct rc_module *m, const struct rc_si
 	if (rc_elf_off(m->elf, site->addr, &off))
 		return -ENOENT;
 	int rc = s->be->ops->add_site(s->be, r->id, site, m->elf->path, off, rt);
-	if (rc)
+	if (rc < 0)
 		return rc;
+	r->probe = rc;
 	return (int)s->nsites++;
 }
 
@@ -223,8 +225,12 @@ static int expand(struct rc_search *s, int id)
 	n->gen0 = s->gen + 1;
 	struct rc_module *m = fn ? rc_space_find(s->space, fn) : NULL;
 	const struct rc_sym *sym = m ? rc_elf_at(m->elf, fn - m->bias) : NULL;
-	if (!sym || sym->got)
+	if (!sym || sym->got) {
+		if (s->verbose)
+			fprintf(stderr, "osprof rootcause: %s: no function at 0x%" PRIx64 "%s\n",
+			        n->name, fn, m ? "" : " (no module mapped there)");
 		return 0; /* unknown or unresolved stub: only self/preemption/IRQ */
+	}
 	n->callee = fn;
 	struct rc_site *sites = NULL;
 	int ns = rc_callsites(m->elf, sym, &sites);
@@ -261,6 +267,7 @@ static int expand(struct rc_search *s, int id)
 		struct rc_node *cn = &s->nodes[c];
 		cn->slot = slot;
 		cn->site = site;
+		cn->probe = s->sites[site].probe;
 		cn->callee = callee;
 		snprintf(cn->where, sizeof(cn->where), "%s+0x%" PRIx64 "%s", sym->name,
 		         sites[i].addr - sym->addr, sites[i].tail ? " (tail)" : "");

@@ -28,8 +28,9 @@ enum rc_status {
 struct rc_node {
 	int id, parent, depth;
 	int kind, status;
-	int slot; /* measured slot, -1 when not measured */
-	int site; /* index in rc_search.sites, -1 for root and pseudo nodes */
+	int slot;  /* measured slot, -1 when not measured */
+	int site;  /* index in rc_search.sites, -1 for root and pseudo nodes */
+	int probe; /* RC_PROBE_* of its call site */
 	char *name;
 	char where[160];   /* caller+0xoff of the call site */
 	uint64_t callee;   /* run-time address of the callee, 0 if unknown */
@@ -56,6 +57,7 @@ struct rc_site_rec {
 	struct rc_site s;
 	struct rc_module *m;
 	int refs;
+	int probe; /* RC_PROBE_* */
 };
 
 struct rc_params {

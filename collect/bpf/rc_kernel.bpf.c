@@ -6,15 +6,12 @@
  * per-IRQ time from tracepoints. Everything is buffered per call and sent
  * to user space only when the call ends in the chosen peak. */
 #include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
+#include "osp_common.bpf.h"
 #include "rc_kernel.h"
-#include "osp_bucket.h"
 #include "rc_thread.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
-const volatile __u32 targ_tgid = 0;
 const volatile long targ_nr = 0;
 const volatile __u64 sample_ns = 100000;
 
@@ -31,6 +28,8 @@ struct tstate {
 	__u32 preempted;
 	__u32 active;
 	char waker[16];
+	__u32 waker_n; /* RCK_WAKER_* */
+	__u32 pad;
 	__u64 irq_start;
 	__u32 irq_n, irq_kind;
 	struct rck_entry tmp;
@@ -57,6 +56,43 @@ struct {
 	__uint(key_size, sizeof(__u32));
 	__uint(value_size, 127 * sizeof(__u64));
 } stacks SEC(".maps");
+
+/* The interrupt this CPU is in, if any: a wake-up from there belongs to the
+ * interrupt, not to the task it interrupted. */
+/* Set on entry, cleared on exit (not counted: an entry whose exit program
+ * was not attached yet must not leave the CPU "in an IRQ" for good). */
+struct irqctx {
+	__u32 hard, hard_n;
+	__u32 soft, soft_vec;
+	char name[16];
+};
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct irqctx);
+} irqctx SEC(".maps");
+
+static __always_inline struct irqctx *cpu_irq(void)
+{
+	__u32 k = 0;
+	return bpf_map_lookup_elem(&irqctx, &k);
+}
+
+/* The target: CMD and every process it forks (exec'd programs of a shell
+ * script too), or -p PID and its children, through osp_common's follow map
+ * (osp_cfg.filter TREE / PIDS, as `osprof run` / `record -p` follow). */
+static __always_inline int followed(__u32 tgid)
+{
+	return osp_tgid_followed(tgid);
+}
+
+static __always_inline void *current_thread(__u32 *tid, int create)
+{
+	if (!followed(bpf_get_current_pid_tgid() >> 32))
+		return NULL;
+	return rc_thread(&threads, &zero, 0, tid, create);
+}
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -122,7 +158,7 @@ static __always_inline void record(struct tstate *t, __u32 kind, int stack, int 
 
 static __always_inline struct tstate *mine(__u32 *tid)
 {
-	return rc_thread(&threads, &zero, targ_tgid, tid, 0);
+	return current_thread(tid, 0);
 }
 
 SEC("tp_btf/sys_enter")
@@ -130,7 +166,7 @@ int BPF_PROG(rck_enter, struct pt_regs *regs, long id)
 {
 	if (id != targ_nr)
 		return 0;
-	struct tstate *t = rc_thread(&threads, &zero, targ_tgid, NULL, 1);
+	struct tstate *t = current_thread(NULL, 1);
 	if (!t)
 		return 0;
 	t->active = 1;
@@ -165,7 +201,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(rck_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	__u64 now = bpf_ktime_get_ns();
-	if (!targ_tgid || prev->tgid == targ_tgid) {
+	if (followed(prev->tgid)) {
 		__u32 tid = prev->pid;
 		struct tstate *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->active) {
@@ -174,10 +210,11 @@ int BPF_PROG(rck_switch, bool preempt, struct task_struct *prev, struct task_str
 			/* The current task is prev: its kernel stack is where it blocks. */
 			t->off_stack = bpf_get_stackid(ctx, &stacks, 0);
 			t->waker_stack = -1;
+			t->waker_n = 0;
 			__builtin_memset(t->waker, 0, 16);
 		}
 	}
-	if (!targ_tgid || next->tgid == targ_tgid) {
+	if (followed(next->tgid)) {
 		__u32 tid = next->pid;
 		struct tstate *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->active && t->off_start) {
@@ -185,7 +222,7 @@ int BPF_PROG(rck_switch, bool preempt, struct task_struct *prev, struct task_str
 			if (t->preempted)
 				record(t, RCK_PREEMPT, t->off_stack, -1, 0, d);
 			else
-				record(t, RCK_OFFCPU, t->off_stack, t->waker_stack, 0, d);
+				record(t, RCK_OFFCPU, t->off_stack, t->waker_stack, t->waker_n, d);
 			t->off_start = 0;
 		}
 	}
@@ -194,16 +231,26 @@ int BPF_PROG(rck_switch, bool preempt, struct task_struct *prev, struct task_str
 
 static __always_inline int on_wakeup(void *ctx, struct task_struct *p)
 {
-	if (targ_tgid && p->tgid != targ_tgid)
+	if (!followed(p->tgid))
 		return 0;
 	__u32 tid = p->pid;
 	struct tstate *t = bpf_map_lookup_elem(&threads, &tid);
 	if (!t || !t->active || !t->off_start || t->preempted)
 		return 0;
-	/* The current task (or interrupt) is the waker: its stack is the
-	 * asynchronous cause (seed 002 §3.13). */
+	/* The waker's stack is the asynchronous cause (seed 002 §3.13); the
+	 * waker is the current task only in task context. */
 	t->waker_stack = bpf_get_stackid(ctx, &stacks, 0);
-	bpf_get_current_comm(t->waker, sizeof(t->waker));
+	struct irqctx *x = cpu_irq();
+	if (x && x->hard) {
+		t->waker_n = RCK_WAKER_HARDIRQ | (x->hard_n & RCK_WAKER_NUM);
+		__builtin_memcpy(t->waker, x->name, 16);
+	} else if (x && x->soft) {
+		t->waker_n = RCK_WAKER_SOFTIRQ | (x->soft_vec & RCK_WAKER_NUM);
+		__builtin_memset(t->waker, 0, 16);
+	} else {
+		t->waker_n = 0;
+		bpf_get_current_comm(t->waker, sizeof(t->waker));
+	}
 	return 0;
 }
 
@@ -248,9 +295,28 @@ static __always_inline void irq_out(void)
 	t->irq_start = 0;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(rck_irq_in, int irq)
+static __always_inline void hard_in(__u32 n, const char *name)
 {
+	struct irqctx *x = cpu_irq();
+	if (!x)
+		return;
+	x->hard = 1;
+	x->hard_n = n;
+	if (bpf_probe_read_kernel_str(x->name, sizeof(x->name), name) < 0)
+		x->name[0] = 0;
+}
+
+static __always_inline void hard_out(void)
+{
+	struct irqctx *x = cpu_irq();
+	if (x)
+		x->hard = 0;
+}
+
+SEC("tp_btf/irq_handler_entry")
+int BPF_PROG(rck_irq_in, int irq, struct irqaction *action)
+{
+	hard_in((__u32)irq, BPF_CORE_READ(action, name));
 	irq_in(RCK_IRQ, (__u32)irq);
 	return 0;
 }
@@ -258,13 +324,49 @@ int BPF_PROG(rck_irq_in, int irq)
 SEC("tp_btf/irq_handler_exit")
 int BPF_PROG(rck_irq_out)
 {
+	hard_out();
 	irq_out();
+	return 0;
+}
+
+/* x86 system vectors without an irq_handler_entry: the local APIC timer
+ * (hrtimer wake-ups) and irq_work. */
+SEC("tp_btf/local_timer_entry")
+int BPF_PROG(rck_timer_in, int vector)
+{
+	hard_in(256 + (__u32)vector, "local timer");
+	return 0;
+}
+
+SEC("tp_btf/local_timer_exit")
+int BPF_PROG(rck_timer_out)
+{
+	hard_out();
+	return 0;
+}
+
+SEC("tp_btf/irq_work_entry")
+int BPF_PROG(rck_work_in, int vector)
+{
+	hard_in(256 + (__u32)vector, "irq_work");
+	return 0;
+}
+
+SEC("tp_btf/irq_work_exit")
+int BPF_PROG(rck_work_out)
+{
+	hard_out();
 	return 0;
 }
 
 SEC("tp_btf/softirq_entry")
 int BPF_PROG(rck_softirq_in, unsigned int vec)
 {
+	struct irqctx *x = cpu_irq();
+	if (x) {
+		x->soft = 1;
+		x->soft_vec = vec;
+	}
 	irq_in(RCK_SOFTIRQ, vec);
 	return 0;
 }
@@ -272,6 +374,9 @@ int BPF_PROG(rck_softirq_in, unsigned int vec)
 SEC("tp_btf/softirq_exit")
 int BPF_PROG(rck_softirq_out)
 {
+	struct irqctx *x = cpu_irq();
+	if (x)
+		x->soft = 0;
 	irq_out();
 	return 0;
 }

@@ -3,10 +3,12 @@
  * the TSC (seed 002 §4.2.2 "calltramp" + "rettramp", done in user space, which
  * the dissertation leaves as future work). Control: rootcause/agent/darc_shm.h.
  *
- * Limits, by design: only `call rel32` sites are patched (indirect calls and
- * tail jumps need the uprobe backend); f0's first instructions are relocated
- * into a stub, so they must not be RIP-relative or branches (osprof checks),
- * and no jump may land inside them. */
+ * Call sites `call rel32` and tail jumps `jmp rel32` become jumps to a
+ * stub; f0's first instructions are relocated into its stub (plan made by
+ * osprof, rootcause/reloc.c; code by reloc_emit.c), and a site among them
+ * is patched in the relocated copy. Any other site (indirect call, short
+ * jump) and an f0 that a jump cannot replace (a branch into its first
+ * bytes) get an int3 instead, turned into the call by on_trap. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +27,7 @@
 #include <unistd.h>
 #include <x86intrin.h>
 #include "rootcause/agent/darc_shm.h"
+#include "rootcause/agent/reloc.h"
 
 #define HIDDEN __attribute__((visibility("hidden")))
 #define STACK  64
@@ -52,6 +55,7 @@ struct thr {
 	uint64_t gen;
 	struct frame stk[STACK];
 	uint64_t lat[RC_NSLOTS]; /* cycles */
+	uint64_t tgt[RC_NSLOTS]; /* last target of an indirect call */
 	uint32_t touched[RC_NSLOTS];
 	uint32_t ntouched;
 };
@@ -139,13 +143,14 @@ static void finish_f0(struct thr *t, uint64_t cycles)
 				e->lat[s] = (uint64_t)(((unsigned __int128)t->lat[s] * mult) >> 32);
 				if (!e->lat[s])
 					e->lat[s] = 1;
+				e->tgt[s] = t->tgt[s];
 			}
 			__atomic_store_n(&shm->ev_seq[idx % RCS_NEV], idx + 1, __ATOMIC_RELEASE);
 		}
 	}
 clear:
 	for (uint32_t i = 0; i < t->ntouched; i++)
-		t->lat[t->touched[i]] = 0;
+		t->lat[t->touched[i]] = t->tgt[t->touched[i]] = 0;
 	t->ntouched = 0;
 }
 
@@ -253,10 +258,88 @@ static int was_poked(uint64_t a)
 	return 0;
 }
 
+/* Breakpoint probes: entries are filled before their int3 is written and
+ * never reused for another address, so on_trap reads them without a lock. */
+struct bp {
+	uint64_t at;      /* where the int3 is (the original, or its relocated copy) */
+	uint64_t next_ip; /* the original instruction's end: RIP-relative operands */
+	uint64_t target;  /* direct callee, or f0's stub */
+	int64_t disp;
+	uint32_t site; /* 0: f0, run its stub */
+	uint8_t len, tail, indirect, is_mem, scale, orig;
+	int8_t base, index;
+	volatile int live;
+};
+#define BP_MAX 1024
+static struct bp bps[BP_MAX];
+static volatile unsigned nbps;
+
+static struct bp *bp_find(uint64_t at)
+{
+	unsigned n = nbps;
+	for (unsigned i = 0; i < n; i++)
+		if (bps[i].at == at)
+			return &bps[i];
+	return NULL;
+}
+
+/* pt_regs index (rootcause/callsites.c) -> ucontext register. */
+static int greg_of(int ptregs)
+{
+	static const signed char map[20] = {REG_R15, REG_R14, REG_R13, REG_R12, REG_RBP,
+	                                    REG_RBX, REG_R11, REG_R10, REG_R9,  REG_R8,
+	                                    REG_RAX, REG_RCX, REG_RDX, REG_RSI, REG_RDI,
+	                                    -1,      -1,      -1,      -1,      REG_RSP};
+	return ptregs >= 0 && ptregs < 20 ? map[ptregs] : -1;
+}
+
+static uint64_t reg_val(const ucontext_t *uc, const struct bp *b, int r)
+{
+	if (r == -2)
+		return b->next_ip;
+	int g = greg_of(r);
+	return g >= 0 ? (uint64_t)uc->uc_mcontext.gregs[g] : 0;
+}
+
+/* Does what the call or jump at b->at would have done, timing it like a
+ * trampoline would: the return address is swapped by darc_c_enter. */
+static void bp_emulate(ucontext_t *uc, const struct bp *b)
+{
+	greg_t *g = uc->uc_mcontext.gregs;
+	if (!b->site) {
+		g[REG_RIP] = (greg_t)b->target; /* f0's stub times it */
+		return;
+	}
+	uint64_t t = b->target;
+	if (b->indirect) {
+		t = reg_val(uc, b, b->base) + reg_val(uc, b, b->index) * b->scale +
+		    (uint64_t)b->disp;
+		if (b->is_mem)
+			t = *(const uint64_t *)t;
+	}
+	uint64_t *slot = (uint64_t *)g[REG_RSP];
+	if (!b->tail) {
+		slot--; /* the call's push; below the red zone the kernel skipped */
+		*slot = b->at + b->len;
+		g[REG_RSP] = (greg_t)slot;
+	}
+	struct thr *th = thr;
+	uint32_t sp = th ? th->sp : 0;
+	darc_c_enter(b->site, slot);
+	if (b->indirect && th && th->sp > sp)
+		th->tgt[th->stk[th->sp - 1].slot] = t;
+	g[REG_RIP] = (greg_t)t;
+}
+
 static void on_trap(int sig, siginfo_t *si, void *ucv)
 {
 	ucontext_t *uc = ucv;
 	uint64_t at = (uint64_t)uc->uc_mcontext.gregs[REG_RIP] - 1;
+	struct bp *b = bp_find(at);
+	if (b && b->live) {
+		bp_emulate(uc, b);
+		return;
+	}
 	if (at == poke_addr || was_poked(at)) {
 		/* Ours: wait for the instruction to be whole, then run it. */
 		while (poke_busy && poke_addr == at)
@@ -276,13 +359,23 @@ static void on_trap(int sig, siginfo_t *si, void *ucv)
 	}
 }
 
-/* Replaces the 5-byte instruction at addr by bytes. */
+static int in_stubs(uint64_t a)
+{
+	for (int i = 0; i < nareas; i++)
+		if (a >= (uint64_t)areas[i].base && a < (uint64_t)areas[i].base + areas[i].size)
+			return 1;
+	return 0;
+}
+
+/* Replaces the 5-byte instruction at addr by bytes (in a stub: the pages
+ * stay RWX). */
 static int text_poke(uint64_t addr, const uint8_t bytes[5])
 {
 	long pg = sysconf(_SC_PAGESIZE);
 	uint64_t start = addr & ~(uint64_t)(pg - 1);
 	size_t span = (size_t)(addr + 5 - start);
-	if (mprotect((void *)start, span, PROT_READ | PROT_WRITE | PROT_EXEC))
+	int stub = in_stubs(addr);
+	if (!stub && mprotect((void *)start, span, PROT_READ | PROT_WRITE | PROT_EXEC))
 		return -errno;
 	volatile uint8_t *p = (volatile uint8_t *)addr;
 	if (!was_poked(addr) && npoked < POKED_MAX)
@@ -300,7 +393,26 @@ static int text_poke(uint64_t addr, const uint8_t bytes[5])
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	poke_busy = 0;
 	poke_addr = 0;
-	return mprotect((void *)start, span, PROT_READ | PROT_EXEC) ? -errno : 0;
+	return !stub && mprotect((void *)start, span, PROT_READ | PROT_EXEC) ? -errno : 0;
+}
+
+/* Writes one byte of code (an int3 or the byte it replaced): a single
+ * store, so a thread sees either. */
+static int poke_byte(uint64_t addr, uint8_t b)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t start = addr & ~(uint64_t)(pg - 1);
+	int stub = in_stubs(addr);
+	if (!stub &&
+	    mprotect((void *)start, (size_t)(addr + 1 - start), PROT_READ | PROT_WRITE | PROT_EXEC))
+		return -errno;
+	if (!was_poked(addr) && npoked < POKED_MAX)
+		poked[npoked] = addr, npoked = npoked + 1;
+	__atomic_store_n((uint8_t *)addr, b, __ATOMIC_SEQ_CST);
+	sync_cores();
+	return !stub && mprotect((void *)start, (size_t)(addr + 1 - start), PROT_READ | PROT_EXEC)
+	           ? -errno
+	           : 0;
 }
 
 static void put32(uint8_t *p, int32_t v)
@@ -313,18 +425,66 @@ static void put64(uint8_t *p, uint64_t v)
 	memcpy(p, &v, 8);
 }
 
+/* f0's relocated instructions: a site among them is patched there. */
+static uint64_t f0_addr;
+static uint8_t *f0_copy;
+static int f0_newoff[RCR_MAX_INSN];
+
+static uint64_t site_location(uint64_t addr)
+{
+	const struct rcr_plan *p = &shm->f0_plan;
+	if (!f0_copy || addr < f0_addr || addr >= f0_addr + p->len)
+		return addr;
+	for (uint32_t i = 0; i < p->n; i++)
+		if (p->insn[i].off == addr - f0_addr)
+			return (uint64_t)(f0_copy + f0_newoff[i]);
+	return addr;
+}
+
+static int add_break(const struct rcs_cmd *c, uint64_t loc)
+{
+	struct bp *b = bp_find(loc);
+	if (!b) {
+		if (nbps == BP_MAX)
+			return -ENOSPC;
+		b = &bps[nbps];
+		b->at = loc;
+		b->orig = *(uint8_t *)loc;
+		if (b->orig == 0xcc)
+			return -EBUSY; /* someone else's breakpoint */
+		__atomic_store_n(&nbps, nbps + 1, __ATOMIC_RELEASE);
+	}
+	b->next_ip = c->addr + c->len;
+	b->target = c->target;
+	b->disp = c->disp;
+	b->site = c->site;
+	b->len = c->len;
+	b->tail = c->tail;
+	b->indirect = c->indirect;
+	b->is_mem = c->is_mem;
+	b->scale = c->scale;
+	b->base = c->base;
+	b->index = c->index;
+	__atomic_store_n(&b->live, 1, __ATOMIC_RELEASE);
+	int rc = poke_byte(loc, 0xcc);
+	return rc ? rc : RCS_BREAK;
+}
+
 static int add_site(const struct rcs_cmd *c)
 {
-	uint8_t *a = (uint8_t *)c->addr;
-	if (a[0] != 0xe8)
-		return -ENOTSUP; /* only call rel32 */
+	uint64_t loc = site_location(c->addr);
+	uint8_t *a = (uint8_t *)loc;
 	int32_t rel;
 	memcpy(&rel, a + 1, 4);
-	if (c->addr + 5 + (uint64_t)(int64_t)rel != c->target)
-		return -EINVAL;
-	uint8_t *s = stub_alloc(c->addr, RCS_STUB_SITE);
+	/* call rel32 and jmp rel32 (a tail call) jump to a stub; the stub is
+	 * the same for both: at its entry [rsp] is the address the callee
+	 * returns to. */
+	if (!rc_reloc_site_jumps(a, loc == c->addr ? c->len : 5, c->indirect) ||
+	    loc + 5 + (uint64_t)(int64_t)rel != c->target)
+		return add_break(c, loc);
+	uint8_t *s = stub_alloc(loc, RCS_STUB_SITE);
 	if (!s)
-		return -ENOMEM;
+		return add_break(c, loc);
 	memset(s, 0xcc, RCS_STUB_SITE);
 	s[0] = 0x41, s[1] = 0xbb; /* mov $site, %r11d */
 	put32(s + 2, (int32_t)c->site);
@@ -340,14 +500,14 @@ static int add_site(const struct rcs_cmd *c)
 	patches = v;
 	v = &patches[npatches];
 	v->site = c->site;
-	v->addr = c->addr;
+	v->addr = loc;
 	memcpy(v->orig, a, 5);
-	uint8_t call[5] = {0xe8};
-	put32(call + 1, (int32_t)((int64_t)(uint64_t)s - (int64_t)(c->addr + 5)));
-	int rc = text_poke(c->addr, call);
+	uint8_t jump[5] = {a[0]};
+	put32(jump + 1, (int32_t)((int64_t)(uint64_t)s - (int64_t)(loc + 5)));
+	int rc = text_poke(loc, jump);
 	if (!rc)
 		npatches++;
-	return rc;
+	return rc ? rc : RCS_JUMP;
 }
 
 static int del_site(const struct rcs_cmd *c)
@@ -357,6 +517,16 @@ static int del_site(const struct rcs_cmd *c)
 			continue;
 		int rc = text_poke(patches[i].addr, patches[i].orig);
 		patches[i] = patches[--npatches];
+		return rc;
+	}
+	for (unsigned i = 0; i < nbps; i++) {
+		struct bp *b = &bps[i];
+		if (b->site != c->site || !b->live)
+			continue;
+		/* live drops after the byte: a trap already taken still runs the
+		 * call; one delivered later finds the old byte and re-executes. */
+		int rc = poke_byte(b->at, b->orig);
+		__atomic_store_n(&b->live, 0, __ATOMIC_RELEASE);
 		return rc;
 	}
 	return -ENOENT;
@@ -404,22 +574,34 @@ static int patch_f0(void)
 	if (ehdr[16] == 2) /* ET_EXEC */
 		first = base;
 	uint64_t addr = shm->f0_vaddr - first + base;
-	uint32_t n = shm->f0_len;
-	if (n < 5 || n > 16)
-		return -EINVAL;
+	const struct rcr_plan *p = &shm->f0_plan;
+	uint32_t n = p->len;
+	if (!n || n > RCR_MAX_IN || (shm->f0_mode == RCS_JUMP && n < 5) ||
+	    memcmp((void *)addr, p->bytes, n))
+		return -EINVAL; /* not the code osprof planned for */
 	uint8_t *s = stub_alloc(addr, RCS_STUB_F0);
 	if (!s)
 		return -ENOMEM;
+	/* code: 12 + RCR_MAX_OUT + 6 bytes; data: back at 144, enter at 152 */
 	memset(s, 0xcc, RCS_STUB_F0);
 	s[0] = 0x41, s[1] = 0xbb; /* mov $0, %r11d: site 0 is f0 */
 	put32(s + 2, 0);
 	s[6] = 0xff, s[7] = 0x15; /* call *enter(%rip) */
-	put32(s + 8, 56 - 12);
-	memcpy(s + 12, (void *)addr, n);    /* the relocated prologue */
-	s[12 + n] = 0xff, s[13 + n] = 0x25; /* jmp *back(%rip) */
-	put32(s + 14 + n, (int32_t)(48 - (18 + (int)n)));
-	put64(s + 48, addr + n);
-	put64(s + 56, (uint64_t)darc_enter_asm);
+	put32(s + 8, 152 - 12);
+	int len = rc_reloc_emit(p, addr, (uint64_t)(s + 12), s + 12, RCR_MAX_OUT, f0_newoff);
+	if (len < 0)
+		return -ERANGE;
+	s[12 + len] = 0xff, s[13 + len] = 0x25; /* jmp *back(%rip) */
+	put32(s + 14 + len, 144 - (18 + len));
+	put64(s + 144, addr + n);
+	put64(s + 152, (uint64_t)darc_enter_asm);
+	f0_addr = addr;
+	f0_copy = s + 12;
+	if (shm->f0_mode == RCS_BREAK) {
+		struct rcs_cmd c = {.addr = addr, .target = (uint64_t)s, .len = (uint8_t)n};
+		rc = add_break(&c, addr);
+		return rc < 0 ? rc : 0;
+	}
 	uint8_t jmp[5] = {0xe9};
 	put32(jmp + 1, (int32_t)((int64_t)(uint64_t)s - (int64_t)(addr + 5)));
 	return text_poke(addr, jmp);

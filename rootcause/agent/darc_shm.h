@@ -9,13 +9,19 @@
 
 #include <stdint.h>
 #include "collect/bpf/rootcause.h"
+#include "rootcause/agent/reloc.h"
 
 #define RCS_MAGIC     0x4f53505244415243ull /* "OSPRDARC" */
 #define RCS_NCMD      512
 #define RCS_NEV       256
 #define RCS_HASH      8192 /* edge table, power of two */
 #define RCS_STUB_SITE 48
-#define RCS_STUB_F0   64
+#define RCS_STUB_F0   160
+
+/* How f0 is hooked and a site probed (a site command's result, >= 0):
+ * a jump to a trampoline, or an int3 the agent's SIGTRAP handler turns
+ * into the call (any instruction, at the price of a signal per call). */
+enum rcs_mode { RCS_JUMP = 0, RCS_BREAK = 1 };
 
 enum rcs_op { RCS_ADD_SITE = 1, RCS_DEL_SITE };
 
@@ -23,7 +29,11 @@ struct rcs_cmd {
 	uint32_t op;
 	uint32_t site;
 	uint64_t addr;   /* run-time address of the call instruction */
-	uint64_t target; /* callee */
+	uint64_t target; /* callee; 0 when indirect */
+	uint8_t len, tail, indirect, is_mem;
+	int8_t base, index; /* indirect: pt_regs indices (rootcause/callsites.h) */
+	uint8_t scale, pad;
+	int64_t disp;
 };
 
 struct rc_shm {
@@ -32,9 +42,10 @@ struct rc_shm {
 	uint32_t ready;  /* agent: f0 patched (1) or failed (2) */
 	char f0_path[4096];
 	uint64_t f0_vaddr; /* link-time address where the patch goes */
-	uint32_t f0_len;   /* bytes of whole instructions relocated (>= 5) */
+	uint32_t f0_mode;  /* enum rcs_mode */
 	uint32_t pad0;
-	char error[256]; /* agent's last error */
+	struct rcr_plan f0_plan; /* f0's displaced instructions */
+	char error[256];         /* agent's last error */
 	/* commands: osprof produces at cmd_head, the agent consumes */
 	uint32_t cmd_seq; /* futex word: bumped by osprof per command */
 	uint32_t pad1;
