@@ -74,8 +74,6 @@ static const char usage[] =
     "3 search finished but in-peak records were lost (ring buffer full; one line\n"
     "says how many; --allow-loss: 0).\n";
 
-volatile sig_atomic_t rc_stop;
-
 /* The progress line of the search: the deepest node whose callees are being
  * timed (the frontier), its depth, and how many in-peak records were used. */
 static void search_progress(struct osp_progress *pg, const struct rc_search *s, int force)
@@ -132,59 +130,6 @@ static int num(const char *flag, const char *arg, unsigned lo, unsigned hi, unsi
 		                     lo, hi);
 	*out = (unsigned)v;
 	return 0;
-}
-
-pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate)
-{
-	char **cmd = o->cmd;
-	int p[2];
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		close(p[1]);
-		char c;
-		if (read(p[0], &c, 1) != 1)
-			_exit(127);
-		for (int i = 0; env && env[i]; i++)
-			putenv(env[i]);
-		/* Never into osprof's structured output on stdout. */
-		if (o->target_fd >= 0 &&
-		    (dup2(o->target_fd, 1) < 0 || (o->target_both && dup2(o->target_fd, 2) < 0)))
-			_exit(127);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		execvp(cmd[0], cmd);
-		fprintf(stderr, "osprof rootcause: %s: %s\n", cmd[0], strerror(errno));
-		_exit(127);
-	}
-	close(p[0]);
-	*gate = p[1];
-	return pid;
-}
-
-void rc_child_release(int gate)
-{
-	if (write(gate, "x", 1) != 1)
-		perror("osprof rootcause: gate");
-	close(gate);
-}
-
-int rc_target_alive(pid_t pid, int is_child, int *status)
-{
-	if (is_child) {
-		int st;
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid) {
-			if (status)
-				*status = st;
-			return 0;
-		}
-		return r == 0;
-	}
-	return kill(pid, 0) == 0 || errno != ESRCH;
 }
 
 static uint64_t hist_total(const uint64_t *h)

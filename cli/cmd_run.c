@@ -115,7 +115,7 @@ int cmd_run(int argc, char **argv)
 	status = OSP_EXIT_FAIL;
 	nlayers = n;
 	osp_signals_install();
-	pid_t child_pid = osp_spawn_held(cmdv, &release_fd, "run");
+	pid_t child_pid = osp_spawn(cmdv, &release_fd, &(struct osp_spawn_opts){.who = "run"});
 	if (child_pid < 0) {
 		osp_err("run: cannot start %s: %s", cmdv[0], strerror(errno));
 		goto out;
@@ -130,11 +130,10 @@ int cmd_run(int argc, char **argv)
 	status = OSP_EXIT_FAIL;
 	nlayers = n;
 	s.start_ns = osp_now_ns();
-	if (write(release_fd, "g", 1) != 1) {
+	if (osp_spawn_release(release_fd)) {
 		osp_err("run: cannot release %s: %s", cmdv[0], strerror(errno));
 		goto out;
 	}
-	close(release_fd);
 	struct osp_progress pg;
 	osp_progress_init(&pg, "run", o.quiet);
 	status = wait_child_progress(child_pid, &pg, cmdv[0]);

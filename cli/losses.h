@@ -4,8 +4,7 @@
 #define OSPROF_CLI_LOSSES_H
 
 #include <osprof/losses.h>
-
-enum { OSP_EXIT_LOSS = 3 };
+#include <osprof/status.h>
 
 /* Prints "osprof CMD: finished with losses: ..." when l has any and returns
  * OSP_EXIT_LOSS if status is 0 and !allow_loss; otherwise returns status. */

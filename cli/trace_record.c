@@ -275,7 +275,8 @@ int trace_cmd_record(int argc, char **argv)
 	/* The held child exists before the programs load, so the filter knows
 	 * its pid from the start. */
 	if (cmdv) {
-		child_pid = osp_spawn_held(cmdv, &release_fd, "trace record");
+		child_pid =
+		    osp_spawn(cmdv, &release_fd, &(struct osp_spawn_opts){.who = "trace record"});
 		if (child_pid < 0) {
 			osp_err("trace record: cannot start %s: %s", cmdv[0], strerror(errno));
 			goto out;
@@ -296,11 +297,10 @@ int trace_cmd_record(int argc, char **argv)
 	osp_trace_writer_set_attach(w, osp_get_meta(s.set, "attach_modes"));
 	uint64_t start = osp_now_ns();
 	if (cmdv) {
-		if (write(release_fd, "g", 1) != 1) {
+		if (osp_spawn_release(release_fd)) {
 			osp_err("trace record: cannot release %s: %s", cmdv[0], strerror(errno));
 			goto out;
 		}
-		close(release_fd);
 	} else {
 		fprintf(stderr, "osprof trace: recording %s into %s; Ctrl-C to stop\n", target,
 		        wo.dir);

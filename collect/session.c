@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "collect/session.h"
@@ -13,7 +14,7 @@
  * PATH search happens here, before the fork: done by execvp in the child it
  * would run under the probes, and every failed execve of the search would
  * be profiled as the command's own. */
-pid_t osp_spawn_held(char **argv, int *release_fd, const char *who)
+pid_t osp_spawn(char **argv, int *release_fd, const struct osp_spawn_opts *o)
 {
 	char path[4096];
 	int p[2];
@@ -34,15 +35,27 @@ pid_t osp_spawn_held(char **argv, int *release_fd, const char *who)
 		/* EOF without a byte means osprof died: do not run unprofiled. */
 		if (read(p[0], &go, 1) != 1)
 			_exit(127);
+		for (char *const *e = o->env; e && *e; e++)
+			putenv(*e);
+		if (o->stdout_fd > 0 &&
+		    (dup2(o->stdout_fd, 1) < 0 || (o->stderr_too && dup2(o->stdout_fd, 2) < 0)))
+			_exit(127);
 		execv(path, argv);
 		if (errno == ENOEXEC) /* a script without #!: execvp hands it to sh */
 			execvp(argv[0], argv);
-		fprintf(stderr, "osprof %s: %s: %s\n", who, argv[0], strerror(errno));
+		fprintf(stderr, "osprof %s: %s: %s\n", o->who, argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(p[0]);
 	*release_fd = p[1];
 	return pid;
+}
+
+int osp_spawn_release(int release_fd)
+{
+	int rc = write(release_fd, "g", 1) == 1 ? 0 : -1;
+	close(release_fd);
+	return rc;
 }
 
 static volatile sig_atomic_t stop_sig;

@@ -6,12 +6,18 @@
 
 #include <sys/types.h>
 
+struct osp_spawn_opts {
+	const char *who;  /* names osprof's command in the child's exec error */
+	char *const *env; /* NAME=VALUE strings added to its environment, or NULL */
+	/* > 0: the command's stdout (and stderr with stderr_too); 0 inherits */
+	int stdout_fd, stderr_too;
+};
 /* Forks argv held before exec (argv[0] found as execvp would, before the
- * fork; -1 with ENOENT when it is not found): writing one byte to
- * *release_fd lets it exec; closing it unwritten makes it exit 127 without
- * running. `who` names the command in the child's exec error. -1 on
- * failure. */
-pid_t osp_spawn_held(char **argv, int *release_fd, const char *who);
+ * fork; -1 with ENOENT when it is not found). osp_spawn_release lets it
+ * exec; closing *release_fd instead makes it exit 127 without running. -1
+ * on failure. */
+pid_t osp_spawn(char **argv, int *release_fd, const struct osp_spawn_opts *o);
+int osp_spawn_release(int release_fd); /* 0, or -1 with errno */
 
 /* The signal policy. SIGINT and SIGTERM ask osprof to stop; what it
  * collected is then read out and written, never lost.

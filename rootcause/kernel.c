@@ -18,8 +18,8 @@
 #include <osprof/osprof.h>
 #include <osprof/render.h>
 #include <osprof/sort.h>
+#include <osprof/status.h>
 #include <sys/wait.h>
-#include "cli/cli.h"
 #include "collect/bpf_common.h"
 #include "collect/bpf/rc_kernel.h"
 #include "rc_kernel.skel.h"
