@@ -35,17 +35,6 @@ static void dev_name(__u64 dev, char *buf, size_t len)
 
 OSP_BPF_SKEL_OPENER(block)
 
-static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
-{
-	(void)st;
-	if (s->by && strcmp(s->by, "dev") && s->verbose)
-		fprintf(
-		    stderr,
-		    "osprof: block: --by %s does not apply (split by dev and type); not split\n",
-		    s->by);
-	return 0;
-}
-
 static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 {
 	(void)ctx;
@@ -65,7 +54,8 @@ static const struct osp_bpf_layer block_bpf_layer = {
     .tps = "block_rq_insert,block_rq_issue,block_rq_complete,block_rq_requeue",
     .hist = "blk_hist",
     .open = block_open,
-    .configure = configure,
+    .no_by = "split by dev and type",
+    .by_own = "dev",
     .desc = desc,
 };
 

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "collect/bpf_layer.h"
+#include "collect/kl_util.h"
 
 /* Objects that carry raw_tp twins load the twin of the mode this kernel
  * gets (osp_bpf_tp_mode); objects without them need tp_btf. */
@@ -48,6 +49,11 @@ static int prepare(const struct osp_bpf_layer *l, struct osp_session *s, int slo
 	if ((rc = osp_bpf_share_maps(st->k.obj)))
 		return rc;
 	st->mode = pick_flavours(st->k.obj);
+	if (l->by_task)
+		st->by = kl_by_code(l->name, s->by, l->by_caller, s->verbose);
+	else if (s->by && s->verbose && (!l->by_own || strcmp(s->by, l->by_own)))
+		fprintf(stderr, "osprof: %s: --by %s does not apply (%s); not split\n", l->name,
+		        s->by, l->no_by);
 	if (l->configure && (rc = l->configure(s, st)))
 		return rc;
 	st->k.cfg->by = st->by;

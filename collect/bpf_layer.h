@@ -51,8 +51,13 @@ struct osp_bpf_layer {
 	const char *tps;
 	const char *hist; /* the histogram map (struct osp_hkey -> osp_hval) */
 	int (*open)(struct osp_bpf_skel *k);
-	/* Optional, between open and load: options (st->by, map sizes, its
-	 * own st->priv). A negative errno stops the layer. */
+	/* --by: split by pid, tid, comm (and caller with by_caller); or, when
+	 * --by does not apply, why not (said with -v), unless --by is by_own,
+	 * a dimension the layer always has. */
+	int by_task, by_caller;
+	const char *no_by, *by_own;
+	/* Optional, between open and load: map sizes, its own st->priv. A
+	 * negative errno stops the layer. */
 	int (*configure)(struct osp_session *s, struct osp_bpf_layer_state *st);
 	/* Names the profile of a map key; ctx is the layer's state. */
 	osp_bpf_desc_fn desc;

@@ -16,17 +16,6 @@ static const char *const softirq_names[] = {"hi",       "timer",   "net_tx", "ne
 
 OSP_BPF_SKEL_OPENER(irq)
 
-static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
-{
-	(void)st;
-	if (s->by && s->verbose)
-		fprintf(
-		    stderr,
-		    "osprof: irq: --by %s does not apply (interrupts run for no task); not split\n",
-		    s->by);
-	return 0;
-}
-
 static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 {
 	struct irq_bpf *skel = ((struct osp_bpf_layer_state *)ctx)->k.skel;
@@ -65,7 +54,7 @@ static const struct osp_bpf_layer irq_bpf_layer = {
     .tps = "irq_handler_entry,irq_handler_exit,softirq_entry,softirq_exit",
     .hist = "irq_hist",
     .open = irq_open,
-    .configure = configure,
+    .no_by = "interrupts run for no task",
     .desc = desc,
 };
 

@@ -75,7 +75,7 @@ OSP_BPF_SKEL_OPENER(lock)
 static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
 {
 	struct lock_bpf *skel = st->k.skel;
-	st->by = kl_by_code("lock", s->by, 1, s->verbose);
+	(void)s;
 	bpf_map__set_max_entries(skel->maps.lock_waits, osp_bpf_thread_slots());
 	if (st->by != KL_BY_CALLER)
 		bpf_map__set_max_entries(skel->maps.lock_stacks, 1);
@@ -136,6 +136,8 @@ static const struct osp_bpf_layer lock_bpf_layer = {
     .tps = "contention_begin,contention_end",
     .hist = "lock_hist",
     .open = lock_open,
+    .by_task = 1,
+    .by_caller = 1,
     .configure = configure,
     .desc = desc,
     .before_read = load_ksyms,

@@ -15,12 +15,6 @@ static const char *const reasons[KL_OFF_NREASONS] = {"preempted", "sleep",      
 
 OSP_BPF_SKEL_OPENER(sched)
 
-static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
-{
-	st->by = kl_by_code("sched", s->by, 0, s->verbose);
-	return 0;
-}
-
 static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 {
 	const struct osp_bpf_layer_state *st = ctx;
@@ -41,7 +35,7 @@ static const struct osp_bpf_layer sched_bpf_layer = {
     .tps = "sched_wakeup,sched_wakeup_new,sched_switch,contention_begin,contention_end",
     .hist = "sched_hist",
     .open = sched_open,
-    .configure = configure,
+    .by_task = 1,
     .desc = desc,
 };
 

@@ -38,4 +38,3 @@ int rc_target_alive(pid_t pid, int is_child, int *status)
 	}
 	return kill(pid, 0) == 0 || errno != ESRCH;
 }
-
