@@ -180,7 +180,7 @@ static int load_file(struct osp_session *s, int dirfd, const char *name, struct 
 		return -1;
 	int rc = osp_pf_load(map, (size_t)st.st_size, s->set, s->by, info, err, sizeof(err));
 	munmap(map, (size_t)st.st_size);
-	if (rc)
+	if (rc < 0)
 		fprintf(stderr, "osprof: user layer: %s: %s\n", name, err);
 	return rc;
 }
@@ -313,7 +313,14 @@ static int user_collect(struct osp_session *s, int slot, int reset)
 		if (n <= sl || strcmp(e->d_name + n - sl, OSP_PF_SUFFIX))
 			continue;
 		struct osp_pf_info info;
-		if (load_file(s, dirfd(d), e->d_name, &info)) {
+		int lrc = load_file(s, dirfd(d), e->d_name, &info);
+		if (lrc == OSP_PF_UNSTARTED) { /* nothing recorded, nothing lost */
+			osp_meta_add_u64(s->set, "user_unstarted", 1);
+			if (reset)
+				unlinkat(dirfd(d), e->d_name, 0);
+			continue;
+		}
+		if (lrc) {
 			bad++;
 			continue;
 		}

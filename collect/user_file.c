@@ -147,6 +147,11 @@ int osp_pf_view_init(struct osp_pf_view *v, const void *buf, size_t len, unsigne
 	if (len < sizeof(v->h))
 		return bad(err, errlen, "truncated header (%zu bytes)", len);
 	memcpy(&v->h, base, sizeof(v->h));
+	static const char zero[OSP_PF_MAGIC_LEN];
+	if (!memcmp(v->h.magic, zero, OSP_PF_MAGIC_LEN)) {
+		snprintf(err, errlen, "the process ended before it recorded anything");
+		return OSP_PF_UNSTARTED;
+	}
 	if (memcmp(v->h.magic, OSP_PF_MAGIC, OSP_PF_MAGIC_LEN))
 		return bad(err, errlen, "not an osprof preload file (bad magic)");
 	if (check_layout(&v->h, len, r, err, errlen))
@@ -179,8 +184,9 @@ int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by
                 struct osp_pf_info *info, char *err, size_t errlen)
 {
 	struct osp_pf_view v;
-	if (osp_pf_view_init(&v, buf, len, set->r, err, errlen))
-		return -1;
+	int rc = osp_pf_view_init(&v, buf, len, set->r, err, errlen);
+	if (rc)
+		return rc;
 	const char *base = v.base, *names = base + v.h.ops_off;
 	struct osp_pf_hdr h = v.h;
 

@@ -23,8 +23,11 @@ struct osp_pf_info {
 /* Validates the whole file image in buf (any bytes are safe) and adds its
  * counts to `set` as layer "user", op = the libc symbol. Dimensions follow
  * `by`: "pid" -> pid, comm; "tid" -> pid, tid, comm; "comm" -> comm; anything
- * else merges all processes. Returns 0, or -1 with the reason in err (and
- * nothing added to set). */
+ * else merges all processes. Returns 0; OSP_PF_UNSTARTED for the file of a
+ * process that ended before it could record anything (its magic is still
+ * zero: the preload writes it last and records only after it); or -1 with
+ * the reason in err. Nothing is added to set unless 0. */
+#define OSP_PF_UNSTARTED 1
 int osp_pf_load(const void *buf, size_t len, struct osp_set *set, const char *by,
                 struct osp_pf_info *info, char *err, size_t errlen);
 
@@ -35,7 +38,8 @@ struct osp_pf_view {
 	const char *base;
 	struct osp_pf_hdr h; /* copy taken at validation */
 };
-/* 0, or -1 with the reason in err. r is the resolution the caller expects. */
+/* 0, OSP_PF_UNSTARTED, or -1 with the reason in err. r is the resolution
+ * the caller expects. */
 int osp_pf_view_init(struct osp_pf_view *v, const void *buf, size_t len, unsigned r, char *err,
                      size_t errlen);
 const struct osp_pf_slot *osp_pf_view_slot(const struct osp_pf_view *v, unsigned slot);

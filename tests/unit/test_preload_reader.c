@@ -156,6 +156,15 @@ static void test_damage(void)
 	build(&im, 1);
 	im.h->magic[0] = 'X';
 	refused(&im, 1, "magic", "bad magic");
+	/* a process killed before its preload wrote the magic (last) recorded
+	 * nothing: not damage, and nothing is added */
+	build(&im, 1);
+	memset(im.h->magic, 0, OSP_PF_MAGIC_LEN);
+	struct osp_set *s;
+	char err[256] = "";
+	CHECK(load(&im, 1, NULL, &s, err) == OSP_PF_UNSTARTED);
+	CHECK_EQ_U64(s->n, 0);
+	osp_set_free(s);
 	build(&im, 1);
 	im.h->version = 2;
 	refused(&im, 1, "version", "unsupported version");
