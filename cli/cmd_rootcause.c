@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <osprof/output.h>
+#include "collect/session.h"
 #include "cli/cli.h"
 #include "cli/losses.h"
 #include "cli/progress.h"
@@ -95,12 +96,6 @@ static void search_progress(struct osp_progress *pg, const struct rc_search *s, 
 	else
 		osp_progress_show(pg, force || !pg->last_ns,
 		                  "search finishing, %" PRIu64 " in-peak records", s->used);
-}
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	rc_stop = 1;
 }
 
 enum {
@@ -214,7 +209,7 @@ static int run_func(struct rc_opts *o)
 	struct osp_progress pg;
 	osp_progress_init(&pg, "rootcause", o->quiet);
 	/* Phase 1: profile f0 until --start-ops calls. */
-	while (!rc_stop) {
+	while (!osp_signals_stop()) {
 		be->ops->poll(be, 50, NULL, NULL);
 		if (be->ops->read_hist(be, hist))
 			goto out;
@@ -236,7 +231,7 @@ static int run_func(struct rc_opts *o)
 	FILE *info = (o->json || o->folded) ? stderr : stdout;
 	/* Interrupted while profiling f0: what was collected is its histogram. */
 	rc_print_hist(info, f0name, hist, RC_HBUCKETS);
-	if (rc_stop)
+	if (osp_signals_stop())
 		goto out;
 	/* Phase 2: the address space and the search. */
 	/* CMD may be a shell or a wrapper that starts the program f0 lives in:
@@ -322,7 +317,7 @@ static int run_func(struct rc_opts *o)
 		goto out_search;
 	}
 	uint64_t t_search = osp_now_ns(), calls0 = hist_total(hist);
-	while (!rc_stop && !s.done) {
+	while (!osp_signals_stop() && !s.done) {
 		search_progress(&pg, &s, 0);
 		be->ops->poll(be, 100, rc_search_event, &s);
 		if (!rc_target_alive(o->pid, is_child, &status)) {
@@ -366,14 +361,14 @@ out:
 	if (is_child && o->pid > 0) {
 		/* The target keeps running without probes; wait for it. */
 		if (rc_target_alive(o->pid, 1, &status)) {
-			if (!rc_stop)
+			if (!osp_signals_stop())
 				fprintf(stderr,
 				        "osprof rootcause: probes removed; waiting for the command "
 				        "(pid %d) to exit\n",
 				        (int)o->pid);
 			int killed = 0;
 			for (;;) {
-				if (rc_stop && !killed++)
+				if (osp_signals_stop() && !killed++)
 					kill(o->pid, SIGTERM);
 				if (waitpid(o->pid, &status, 0) >= 0 || errno != EINTR)
 					break;
@@ -525,10 +520,10 @@ int cmd_rootcause(int argc, char **argv)
 	} else if (o.cmd && (o.json || o.folded)) {
 		o.target_fd = 2; /* the terminal the user reads, not the pipe */
 	}
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	rc_stop = 0;
+	/* The shared handlers, without osp_signals_child: a signal ends the
+	 * search (its results so far are printed) and the search then ends the
+	 * command it started with SIGTERM. */
+	osp_signals_install();
 	rc = o.func ? run_func(&o) : rc_kernel_run(&o);
 	if (target_out) {
 		char err[512];

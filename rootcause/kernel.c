@@ -21,6 +21,7 @@
 #include <osprof/status.h>
 #include <sys/wait.h>
 #include "collect/bpf_common.h"
+#include "collect/session.h"
 #include "collect/bpf/rc_kernel.h"
 #include "rc_kernel.skel.h"
 #include "rootcause/output.h"
@@ -498,7 +499,7 @@ int rc_kernel_run(struct rc_opts *o)
 		gate = -1;
 	}
 	uint64_t hist[RC_HBUCKETS] = {0}, total = 0;
-	while (!rc_stop) {
+	while (!osp_signals_stop()) {
 		ring_buffer__poll(rb, 50);
 		total = 0;
 		for (int i = 0; i < RC_HBUCKETS; i++)
@@ -516,7 +517,7 @@ int rc_kernel_run(struct rc_opts *o)
 	snprintf(f0, sizeof(f0), "syscall:%s", o->syscall);
 	FILE *info = (o->json || o->folded) ? stderr : stdout;
 	rc_print_hist(info, f0, hist, RC_HBUCKETS); /* also when interrupted */
-	if (rc_stop)
+	if (osp_signals_stop())
 		goto out;
 	struct rc_peak pk[RC_MAX_PEAKS];
 	int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
@@ -539,7 +540,7 @@ int rc_kernel_run(struct rc_opts *o)
 	skel->bss->peak_lo = 1ull << in.blo;
 	skel->bss->peak_hi = (2ull << in.bhi) - 1;
 	__atomic_store_n(&skel->bss->searching, 1, __ATOMIC_RELEASE);
-	while (!rc_stop && k.calls < k.want) {
+	while (!osp_signals_stop() && k.calls < k.want) {
 		ring_buffer__poll(rb, 100);
 		if (!rc_target_alive(o->pid, is_child, &status)) {
 			ring_buffer__poll(rb, 0);
@@ -565,7 +566,7 @@ out:
 	if (gate >= 0)
 		close(gate);
 	if (is_child && o->pid > 0 && rc_target_alive(o->pid, 1, &status)) {
-		if (!rc_stop)
+		if (!osp_signals_stop())
 			fprintf(
 			    stderr,
 			    "osprof rootcause: probes removed; waiting for the command (pid %d) "
@@ -573,7 +574,7 @@ out:
 			    (int)o->pid);
 		int killed = 0;
 		for (;;) {
-			if (rc_stop && !killed++)
+			if (osp_signals_stop() && !killed++)
 				kill(o->pid, SIGTERM);
 			if (waitpid(o->pid, &status, 0) >= 0 || errno != EINTR)
 				break;

@@ -26,8 +26,6 @@ struct rc_opts {
 	uint64_t lost;       /* out: in-peak records lost (ring buffer full) */
 };
 
-extern volatile sig_atomic_t rc_stop;
-
 /* Forks CMD held at a gate; rc_child_release lets it exec. env: extra
  * "K=V" strings (NULL-terminated) or NULL; its output as o->target_fd. */
 pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate);

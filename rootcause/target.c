@@ -6,8 +6,6 @@
 #include "collect/session.h"
 #include "rootcause/rootcause.h"
 
-volatile sig_atomic_t rc_stop;
-
 pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate)
 {
 	/* Never into osprof's structured output on stdout. */
