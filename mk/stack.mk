@@ -1,0 +1,5 @@
+# The stack layer (osprof mount): a libfuse3 low-level pass-through.
+FUSE3_CFLAGS := $(shell pkg-config --cflags fuse3 2>/dev/null || echo -I/usr/include/fuse3)
+FUSE3_LIBS := $(shell pkg-config --libs fuse3 2>/dev/null || echo -lfuse3)
+$(BUILD)/obj/collect/stack_fs.o: CFLAGS += $(FUSE3_CFLAGS)
+CLI_LIBS += $(FUSE3_LIBS)
