@@ -118,8 +118,8 @@ static int parse(int argc, char **argv, struct mount_opts *o, int *next)
 			break;
 		case 'i':
 			if (osp_parse_duration(optarg, &o->slice_ns) || !o->slice_ns)
-				return osp_usage_err("mount", "-i/--interval: '%s' is not a duration",
-				                     optarg);
+				return osp_usage_err(
+				    "mount", "-i/--interval: '%s' is not a duration", optarg);
 			break;
 		case OPT_BY:
 			if (!strcmp(optarg, "pid"))
@@ -177,8 +177,8 @@ static int check_dirs(const char *lower, const char *mnt, char *lower_real, char
 	if (!realpath(lower, lower_real) || !realpath(mnt, mnt_real))
 		return osp_usage_err("mount", "%s: %s", lower, strerror(errno));
 	size_t n = strlen(lower_real);
-	if (!strcmp(lower_real, "/") || (!strncmp(mnt_real, lower_real, n) &&
-	                                 (mnt_real[n] == '/' || mnt_real[n] == '\0')))
+	if (!strcmp(lower_real, "/") ||
+	    (!strncmp(mnt_real, lower_real, n) && (mnt_real[n] == '/' || mnt_real[n] == '\0')))
 		return osp_usage_err("mount", "MOUNTPOINT %s is inside LOWER %s", mnt, lower);
 	return 0;
 }
@@ -292,7 +292,8 @@ int cmd_mount(int argc, char **argv)
 	char **cmdv = NULL;
 	if (argc - next > 2) {
 		if (strcmp(argv[next + 2], "--") || argc - next < 4)
-			return osp_usage_err("mount", "after LOWER MOUNTPOINT expected -- CMD [ARGS]");
+			return osp_usage_err("mount",
+			                     "after LOWER MOUNTPOINT expected -- CMD [ARGS]");
 		cmdv = argv + next + 3;
 	}
 	char lower_real[PATH_MAX], mnt_real[PATH_MAX];
@@ -318,8 +319,8 @@ int cmd_mount(int argc, char **argv)
 	if (!set)
 		return OSP_EXIT_FAIL;
 	uint64_t start = osp_now_ns();
-	struct osp_stack_stats_cfg cfg = {o.r, o.slice_ns, start, o.by, o.corr_size, o.corr_offset,
-	                                  fstype};
+	struct osp_stack_stats_cfg cfg = {o.r,         o.slice_ns,    start, o.by,
+	                                  o.corr_size, o.corr_offset, fstype};
 	if (osp_stack_stats_init(&cfg)) {
 		osp_set_free(set);
 		return OSP_EXIT_FAIL;
@@ -337,8 +338,8 @@ int cmd_mount(int argc, char **argv)
 	/* The pass-through creates files with the modes the kernel already
 	 * masked with the caller's umask: its own must not mask them again. */
 	mode_t old_umask = umask(0);
-	struct osp_stack_fs_opts fo = {lower_real, mnt_real, o.direct_io, o.allow_other,
-	                               on_fs_end, NULL};
+	struct osp_stack_fs_opts fo = {lower_real,    mnt_real,  o.direct_io,
+	                               o.allow_other, on_fs_end, NULL};
 	struct osp_stack_fs *fs;
 	char err[512];
 	int status = OSP_EXIT_FAIL, stopped = 1;

@@ -163,7 +163,8 @@ static void node_forget(struct osp_stack_fs *fs, struct snode *n, uint64_t count
 }
 
 /* Looks name up under parent into e; 0 or an errno. */
-static int do_lookup(fuse_req_t req, fuse_ino_t parent, const char *name, struct fuse_entry_param *e)
+static int do_lookup(fuse_req_t req, fuse_ino_t parent, const char *name,
+                     struct fuse_entry_param *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->attr_timeout = CACHE_TIMEOUT;
@@ -375,8 +376,8 @@ static void st_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent, const 
 		reply_entry(req, &t, OSP_STACK_LINK, newparent, newname);
 }
 
-static void remove_entry(fuse_req_t req, enum osp_stack_op op, fuse_ino_t parent,
-                         const char *name, int flags)
+static void remove_entry(fuse_req_t req, enum osp_stack_op op, fuse_ino_t parent, const char *name,
+                         int flags)
 {
 	struct op_t t;
 	t_begin(&t, req);
@@ -450,8 +451,8 @@ static void st_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
 	t_begin(&t, req);
 	struct as_caller c;
 	caller_enter(req, &c);
-	int fd = openat(fd_of(req, parent), name, (fi->flags | O_CREAT | O_CLOEXEC) & ~O_NOFOLLOW,
-	                mode);
+	int fd =
+	    openat(fd_of(req, parent), name, (fi->flags | O_CREAT | O_CLOEXEC) & ~O_NOFOLLOW, mode);
 	int err = fd < 0 ? errno : 0;
 	caller_leave(&c);
 	if (err) {
@@ -490,8 +491,10 @@ static void st_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	buf.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK;
 	buf.buf[0].fd = f->fd;
 	buf.buf[0].pos = off;
+	/* Classified before the reply: after it, a release may free f. */
+	int seq = offset_class(f, off, size);
 	fuse_reply_data(req, &buf, FUSE_BUF_SPLICE_MOVE);
-	t_end_io(&t, OSP_STACK_READ, (int64_t)size, offset_class(f, off, size));
+	t_end_io(&t, OSP_STACK_READ, (int64_t)size, seq);
 }
 
 static void st_write_buf(fuse_req_t req, fuse_ino_t ino, struct fuse_bufvec *in, off_t off,
@@ -507,11 +510,12 @@ static void st_write_buf(fuse_req_t req, fuse_ino_t ino, struct fuse_bufvec *in,
 	out.buf[0].fd = f->fd;
 	out.buf[0].pos = off;
 	ssize_t n = fuse_buf_copy(&out, in, 0);
+	int seq = offset_class(f, off, size);
 	if (n < 0)
 		fuse_reply_err(req, (int)-n);
 	else
 		fuse_reply_write(req, (size_t)n);
-	t_end_io(&t, OSP_STACK_WRITE, (int64_t)size, offset_class(f, off, size));
+	t_end_io(&t, OSP_STACK_WRITE, (int64_t)size, seq);
 }
 
 static void st_flush(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
@@ -760,8 +764,8 @@ static void st_copy_file_range(fuse_req_t req, fuse_ino_t ino_in, off_t off_in,
 	(void)ino_out;
 	struct op_t t;
 	t_begin(&t, req);
-	ssize_t n = copy_file_range(file_of(fi_in)->fd, &off_in, file_of(fi_out)->fd, &off_out,
-	                            len, (unsigned)flags);
+	ssize_t n = copy_file_range(file_of(fi_in)->fd, &off_in, file_of(fi_out)->fd, &off_out, len,
+	                            (unsigned)flags);
 	if (n < 0)
 		fuse_reply_err(req, errno);
 	else
@@ -899,8 +903,9 @@ int osp_stack_fs_start(const struct osp_stack_fs_opts *o, struct osp_stack_fs **
 	/* Permissions are the kernel's to check (against the lower mode bits
 	 * passed up) whenever someone other than the owner may enter. */
 	char *argv[] = {"osprof-mount", "-o",
-	                o->allow_other ? "fsname=osprof,subtype=osprof,allow_other,default_permissions"
-	                               : "fsname=osprof,subtype=osprof",
+	                o->allow_other
+	                    ? "fsname=osprof,subtype=osprof,allow_other,default_permissions"
+	                    : "fsname=osprof,subtype=osprof",
 	                NULL};
 	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
 	fs->se = fuse_session_new(&args, &stack_ops, sizeof(stack_ops), fs);

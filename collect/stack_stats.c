@@ -12,38 +12,38 @@
 #include "collect/stack_stats.h"
 
 const char *const osp_stack_op_names[OSP_STACK_NOPS] = {
-	[OSP_STACK_LOOKUP] = "lookup",
-	[OSP_STACK_FORGET] = "forget",
-	[OSP_STACK_GETATTR] = "getattr",
-	[OSP_STACK_SETATTR] = "setattr",
-	[OSP_STACK_READLINK] = "readlink",
-	[OSP_STACK_MKNOD] = "mknod",
-	[OSP_STACK_MKDIR] = "mkdir",
-	[OSP_STACK_UNLINK] = "unlink",
-	[OSP_STACK_RMDIR] = "rmdir",
-	[OSP_STACK_SYMLINK] = "symlink",
-	[OSP_STACK_RENAME] = "rename",
-	[OSP_STACK_LINK] = "link",
-	[OSP_STACK_OPEN] = "open",
-	[OSP_STACK_READ] = "read",
-	[OSP_STACK_WRITE] = "write",
-	[OSP_STACK_FLUSH] = "flush",
-	[OSP_STACK_RELEASE] = "release",
-	[OSP_STACK_FSYNC] = "fsync",
-	[OSP_STACK_OPENDIR] = "opendir",
-	[OSP_STACK_READDIR] = "readdir",
-	[OSP_STACK_RELEASEDIR] = "releasedir",
-	[OSP_STACK_FSYNCDIR] = "fsyncdir",
-	[OSP_STACK_STATFS] = "statfs",
-	[OSP_STACK_SETXATTR] = "setxattr",
-	[OSP_STACK_GETXATTR] = "getxattr",
-	[OSP_STACK_LISTXATTR] = "listxattr",
-	[OSP_STACK_REMOVEXATTR] = "removexattr",
-	[OSP_STACK_ACCESS] = "access",
-	[OSP_STACK_CREATE] = "create",
-	[OSP_STACK_FALLOCATE] = "fallocate",
-	[OSP_STACK_LLSEEK] = "llseek",
-	[OSP_STACK_COPY_FILE_RANGE] = "copy_file_range",
+    [OSP_STACK_LOOKUP] = "lookup",
+    [OSP_STACK_FORGET] = "forget",
+    [OSP_STACK_GETATTR] = "getattr",
+    [OSP_STACK_SETATTR] = "setattr",
+    [OSP_STACK_READLINK] = "readlink",
+    [OSP_STACK_MKNOD] = "mknod",
+    [OSP_STACK_MKDIR] = "mkdir",
+    [OSP_STACK_UNLINK] = "unlink",
+    [OSP_STACK_RMDIR] = "rmdir",
+    [OSP_STACK_SYMLINK] = "symlink",
+    [OSP_STACK_RENAME] = "rename",
+    [OSP_STACK_LINK] = "link",
+    [OSP_STACK_OPEN] = "open",
+    [OSP_STACK_READ] = "read",
+    [OSP_STACK_WRITE] = "write",
+    [OSP_STACK_FLUSH] = "flush",
+    [OSP_STACK_RELEASE] = "release",
+    [OSP_STACK_FSYNC] = "fsync",
+    [OSP_STACK_OPENDIR] = "opendir",
+    [OSP_STACK_READDIR] = "readdir",
+    [OSP_STACK_RELEASEDIR] = "releasedir",
+    [OSP_STACK_FSYNCDIR] = "fsyncdir",
+    [OSP_STACK_STATFS] = "statfs",
+    [OSP_STACK_SETXATTR] = "setxattr",
+    [OSP_STACK_GETXATTR] = "getxattr",
+    [OSP_STACK_LISTXATTR] = "listxattr",
+    [OSP_STACK_REMOVEXATTR] = "removexattr",
+    [OSP_STACK_ACCESS] = "access",
+    [OSP_STACK_CREATE] = "create",
+    [OSP_STACK_FALLOCATE] = "fallocate",
+    [OSP_STACK_LLSEEK] = "llseek",
+    [OSP_STACK_COPY_FILE_RANGE] = "copy_file_range",
 };
 
 /* Who a FUSE request came from: the kernel gives the calling thread's id;
@@ -171,7 +171,8 @@ static struct osp_profile *profile_for(struct slot *sl, enum osp_stack_op op,
 	if (!by && !size && !seq) {
 		if (!sl->plain[op]) {
 			struct osp_dim fs = {"fs", g.fs};
-			sl->plain[op] = osp_set_get(sl->set, "stack", osp_stack_op_names[op], &fs, 1);
+			sl->plain[op] =
+			    osp_set_get(sl->set, "stack", osp_stack_op_names[op], &fs, 1);
 		}
 		return sl->plain[op];
 	}
@@ -191,8 +192,7 @@ static struct osp_profile *profile_for(struct slot *sl, enum osp_stack_op op,
 	if (size) {
 		/* The power of two at or below the request: 4096 holds 4096..8191. */
 		uint64_t v = (uint64_t)smp->size;
-		snprintf(sz, sizeof(sz), "%llu",
-		         v ? 1ull << (63 - __builtin_clzll(v)) : 0ull);
+		snprintf(sz, sizeof(sz), "%llu", v ? 1ull << (63 - __builtin_clzll(v)) : 0ull);
 		d[n++] = (struct osp_dim){"size", sz};
 	}
 	if (seq)
