@@ -31,8 +31,8 @@ static const struct class_def classes[] = {
     {"close", {"release", "releasedir"}, {"close", "closedir"}, 0},
     {"stat",
      {"getattr", "lookup"},
-     {"newfstatat", "statx", "fstat", "lstat", "stat", "fstatat", "newlstat", "newstat",
-      "newfstat", "stat64", "lstat64", "fstat64", "fstatat64"},
+     {"newfstatat", "statx", "fstat", "lstat", "stat", "fstatat", "newlstat", "newstat", "newfstat",
+      "stat64", "lstat64", "fstat64", "fstatat64"},
      0},
     {"fsync", {"fsync", "fsyncdir"}, {"fsync", "fdatasync"}, 0},
     {"readdir", {"readdir", "readdirplus"}, {"getdents64", "getdents", "readdir", "readdir64"}, 0},
@@ -43,10 +43,7 @@ static const struct class_def classes[] = {
      {"rename", "rename2", "link"},
      {"rename", "renameat", "renameat2", "link", "linkat"},
      0},
-    {"symlink",
-     {"symlink", "readlink"},
-     {"symlink", "symlinkat", "readlink", "readlinkat"},
-     0},
+    {"symlink", {"symlink", "readlink"}, {"symlink", "symlinkat", "readlink", "readlinkat"}, 0},
     {"setattr",
      {"setattr"},
      {"chmod", "fchmod", "fchmodat", "truncate", "ftruncate", "utimes", "utimensat", "futimens",
@@ -136,8 +133,8 @@ static void pick_server(const struct osp_set *s, const struct class_def *d,
 	const char *host = o->server_host;
 	if (o->server_layer) {
 		c->server_layer = o->server_layer;
-		add_server(s, d, o->server_layer, d->channel_io && !strcmp(o->server_layer, "syscall"),
-		           host, &c->server);
+		add_server(s, d, o->server_layer,
+		           d->channel_io && !strcmp(o->server_layer, "syscall"), host, &c->server);
 		return;
 	}
 	/* The syscall layer split --by fs tells file reads from the channel's;

@@ -35,9 +35,8 @@ static const char usage[] =
     "      --client-host H     with one file: the client's profiles have host=H\n"
     "      --server-host H     with one file: the server's profiles have host=H\n"
     "  -h, --help              this text\n\n"
-    "EXIT STATUS\n"
-    "0 on success; 2 for a bad option or an unreadable file, or when no client\n"
-    "operation is found.\n";
+    "Exit status: 0 on success; 2 for a bad option or an unreadable file, or\n"
+    "when no client operation is found.\n";
 
 #define MAX_CLASSES 32
 
@@ -83,8 +82,8 @@ static void print_text(const char *client, const char *server, const struct osp_
                        int n)
 {
 	printf("osprof netfs: client %s, server %s\n\n", client, server);
-	printf("%-8s %9s %11s %8s %11s %7s %12s %7s\n", "CLASS", "CALLS", "CLIENT MEAN",
-	       "RPCS/OP", "SERVER MEAN", "SERVER", "REMAINDER", "LAYER");
+	printf("%-8s %9s %11s %8s %11s %7s %12s %7s\n", "CLASS", "CALLS", "CLIENT MEAN", "RPCS/OP",
+	       "SERVER MEAN", "SERVER", "REMAINDER", "LAYER");
 	for (int i = 0; i < n; i++) {
 		char cm[32], sm[32], rm[32];
 		double r = c[i].remainder_ns;
@@ -162,8 +161,9 @@ int cmd_netfs(int argc, char **argv)
 			break;
 		case OPT_LAYER:
 			if (strcmp(optarg, "user") && strcmp(optarg, "syscall"))
-				return osp_usage_err("netfs", "--server-layer: '%s' is not user or "
-				                              "syscall",
+				return osp_usage_err("netfs",
+				                     "--server-layer: '%s' is not user or "
+				                     "syscall",
 				                     optarg);
 			o.server_layer = optarg;
 			break;

@@ -22,10 +22,10 @@ struct osp_netfs_class {
 	 * clamped at 0): an estimate of the remainder's distribution, with
 	 * client.count calls. */
 	struct osp_hist remainder;
-	double rpcs_per_op;   /* server calls per client call */
-	double server_share;  /* of the client's total latency, 0..1 (may exceed 1) */
-	double remainder_ns;  /* mean per client call */
-	unsigned net_peaks;   /* client peaks no server peak overlaps */
+	double rpcs_per_op;  /* server calls per client call */
+	double server_share; /* of the client's total latency, 0..1 (may exceed 1) */
+	double remainder_ns; /* mean per client call */
+	unsigned net_peaks;  /* client peaks no server peak overlaps */
 	uint64_t net_peak_lo[8], net_peak_hi[8];
 };
 

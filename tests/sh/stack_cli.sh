@@ -22,7 +22,7 @@ refused "bad --correlate" --correlate latency "$LOWER" "$MNT" -- true
 refused "no MOUNTPOINT" "$LOWER"
 refused "CMD without --" "$LOWER" "$MNT" true
 [ -e "$TMP/p.osp" ] && fail "a refused run wrote a profile"
-"$OSPROF" mount --help | grep -q "^EXIT STATUS" || fail "--help has no EXIT STATUS"
+"$OSPROF" mount --help | grep -q "^Exit status: " || fail "--help has no exit status paragraph"
 
 # CMD's exit status is passed on, the mount is gone afterwards.
 rc=0
