@@ -682,34 +682,31 @@ static void st_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name, const 
 	reply_err(req, &t, OSP_STACK_SETXATTR, rc ? errno : 0);
 }
 
-static void st_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+/* getxattr (name) or listxattr (name NULL); size 0 asks the size. */
+static void get_xattrs(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
 {
+	enum osp_stack_op op = name ? OSP_STACK_GETXATTR : OSP_STACK_LISTXATTR;
 	struct op_t t;
 	t_begin(&t, req);
 	char path[64], *buf = size ? malloc(size) : NULL;
 	if (size && !buf) {
-		reply_err(req, &t, OSP_STACK_GETXATTR, ENOMEM);
+		reply_err(req, &t, op, ENOMEM);
 		return;
 	}
 	proc_path(path, sizeof(path), fd_of(req, ino));
-	ssize_t n = getxattr(path, name, buf, size);
-	reply_xattr(req, &t, OSP_STACK_GETXATTR, n, buf, size);
+	ssize_t n = name ? getxattr(path, name, buf, size) : listxattr(path, buf, size);
+	reply_xattr(req, &t, op, n, buf, size);
 	free(buf);
+}
+
+static void st_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name, size_t size)
+{
+	get_xattrs(req, ino, name, size);
 }
 
 static void st_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 {
-	struct op_t t;
-	t_begin(&t, req);
-	char path[64], *buf = size ? malloc(size) : NULL;
-	if (size && !buf) {
-		reply_err(req, &t, OSP_STACK_LISTXATTR, ENOMEM);
-		return;
-	}
-	proc_path(path, sizeof(path), fd_of(req, ino));
-	ssize_t n = listxattr(path, buf, size);
-	reply_xattr(req, &t, OSP_STACK_LISTXATTR, n, buf, size);
-	free(buf);
+	get_xattrs(req, ino, NULL, size);
 }
 
 static void st_removexattr(fuse_req_t req, fuse_ino_t ino, const char *name)
@@ -809,21 +806,6 @@ static const struct fuse_lowlevel_ops stack_ops = {
     .copy_file_range = st_copy_file_range,
 };
 
-/* mountinfo escapes blanks and backslashes as \ooo. */
-static void unescape(char *s)
-{
-	char *d = s;
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7' && s[2] && s[3]) {
-			*d++ = (char)(((s[1] - '0') << 6) | ((s[2] - '0') << 3) | (s[3] - '0'));
-			s += 3;
-		} else {
-			*d++ = *s;
-		}
-	}
-	*d = '\0';
-}
-
 void osp_stack_fs_type(const char *lower, char *out, size_t len)
 {
 	snprintf(out, len, "unknown");
@@ -839,11 +821,9 @@ void osp_stack_fs_type(const char *lower, char *out, size_t len)
 			continue;
 		if (makedev(maj, min) != st.st_dev)
 			continue;
-		char type[256];
-		if (sscanf(sep + 3, "%255s", type) == 1) {
-			unescape(type);
+		char type[256]; /* type names have no blanks to escape */
+		if (sscanf(sep + 3, "%255s", type) == 1)
 			snprintf(out, len, "%s", type);
-		}
 	}
 	fclose(f);
 }
