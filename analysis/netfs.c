@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/analysis.h>
-#include <osprof/netfs.h>
 
 #define MAX_NAMES 16
 
