@@ -354,7 +354,10 @@ int cmd_mount(int argc, char **argv)
 			osp_err("mount: cannot start %s: %s", cmdv[0], strerror(errno));
 	}
 	status = child < 0 ? OSP_EXIT_FAIL : wait_end(child, &set_sigs);
-	stopped = osp_stack_fs_stop(fs, 2000);
+	uint64_t unreleased;
+	stopped = osp_stack_fs_stop(fs, 2000, &unreleased);
+	if (unreleased)
+		osp_set_metaf(set, "stack_unreleased", "%llu", (unsigned long long)unreleased);
 	umask(old_umask); /* the profile is written with the user's */
 	osp_set_metaf(set, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
 	status = write_profile(&o, set, status);

@@ -41,12 +41,22 @@ struct snode {
 	struct snode *next;
 };
 
+/* Open files and directories are listed, so that those the kernel never
+ * released (a release still queued when the connection ends is dropped by
+ * the kernel) are counted and closed at the end. */
+struct handle {
+	struct handle *prev, *next;
+	int is_dir;
+};
+
 struct sfile {
+	struct handle h;
 	int fd;
 	_Atomic int64_t next_off; /* end of the last read or write: offset class */
 };
 
 struct sdir {
+	struct handle h;
 	DIR *dp;
 	off_t offset;
 	struct dirent *entry;
@@ -55,6 +65,7 @@ struct sdir {
 struct osp_stack_fs {
 	struct osp_stack_fs_opts o;
 	struct snode root;
+	struct handle handles; /* circular list head */
 	pthread_mutex_t lock;
 	struct snode *buckets[INODE_BUCKETS];
 	struct fuse_session *se;
@@ -404,6 +415,25 @@ static void st_rename(fuse_req_t req, fuse_ino_t parent, const char *name, fuse_
 	reply_err(req, &t, OSP_STACK_RENAME, rc ? errno : 0);
 }
 
+static void handle_add(struct osp_stack_fs *fs, struct handle *h, int is_dir)
+{
+	h->is_dir = is_dir;
+	pthread_mutex_lock(&fs->lock);
+	h->next = fs->handles.next;
+	h->prev = &fs->handles;
+	h->next->prev = h;
+	fs->handles.next = h;
+	pthread_mutex_unlock(&fs->lock);
+}
+
+static void handle_del(struct osp_stack_fs *fs, struct handle *h)
+{
+	pthread_mutex_lock(&fs->lock);
+	h->prev->next = h->next;
+	h->next->prev = h->prev;
+	pthread_mutex_unlock(&fs->lock);
+}
+
 static struct sfile *file_new(fuse_req_t req, int fd, struct fuse_file_info *fi)
 {
 	struct sfile *f = malloc(sizeof(*f));
@@ -411,6 +441,7 @@ static struct sfile *file_new(fuse_req_t req, int fd, struct fuse_file_info *fi)
 		return NULL;
 	f->fd = fd;
 	atomic_init(&f->next_off, 0);
+	handle_add(fs_of(req), &f->h, 0);
 	fi->fh = (uintptr_t)f;
 	fi->direct_io = fs_of(req)->o.direct_io;
 	return f;
@@ -439,6 +470,7 @@ static void st_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	if (fuse_reply_open(req, fi) == -ENOENT) { /* the caller was interrupted */
 		close(fd);
+		handle_del(fs_of(req), &file_of(fi)->h);
 		free(file_of(fi));
 	}
 	t_end(&t, OSP_STACK_OPEN);
@@ -467,6 +499,7 @@ static void st_create(fuse_req_t req, fuse_ino_t parent, const char *name, mode_
 	}
 	if (fuse_reply_create(req, &e, fi) == -ENOENT) {
 		close(fd);
+		handle_del(fs_of(req), &file_of(fi)->h);
 		free(file_of(fi));
 	}
 	t_end(&t, OSP_STACK_CREATE);
@@ -535,6 +568,7 @@ static void st_release(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 	struct op_t t;
 	t_begin(&t, req);
 	struct sfile *f = file_of(fi);
+	handle_del(fs_of(req), &f->h);
 	close(f->fd);
 	free(f);
 	reply_err(req, &t, OSP_STACK_RELEASE, 0);
@@ -572,7 +606,9 @@ static void st_opendir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi
 		return;
 	}
 	fi->fh = (uintptr_t)d;
+	handle_add(fs_of(req), &d->h, 1);
 	if (fuse_reply_open(req, fi) == -ENOENT) {
+		handle_del(fs_of(req), &d->h);
 		closedir(d->dp);
 		free(d);
 	}
@@ -631,6 +667,7 @@ static void st_releasedir(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info 
 	(void)ino;
 	struct op_t t;
 	t_begin(&t, req);
+	handle_del(fs_of(req), &dir_of(fi)->h);
 	closedir(dir_of(fi)->dp);
 	free(dir_of(fi));
 	reply_err(req, &t, OSP_STACK_RELEASEDIR, 0);
@@ -846,6 +883,23 @@ static void *loop_main(void *arg)
 	return NULL;
 }
 
+/* Closes the handles never released; how many there were. */
+static uint64_t close_unreleased(struct osp_stack_fs *fs)
+{
+	uint64_t n = 0;
+	while (fs->handles.next != &fs->handles) {
+		struct handle *h = fs->handles.next;
+		handle_del(fs, h);
+		if (h->is_dir)
+			closedir(((struct sdir *)h)->dp);
+		else
+			close(((struct sfile *)h)->fd);
+		free(h);
+		n++;
+	}
+	return n;
+}
+
 static void fs_free(struct osp_stack_fs *fs)
 {
 	for (unsigned b = 0; b < INODE_BUCKETS; b++)
@@ -869,6 +923,7 @@ int osp_stack_fs_start(const struct osp_stack_fs_opts *o, struct osp_stack_fs **
 		return -1;
 	}
 	fs->o = *o;
+	fs->handles.next = fs->handles.prev = &fs->handles;
 	fs->root_caller = geteuid() == 0;
 	pthread_mutex_init(&fs->lock, NULL);
 	pthread_mutex_init(&fs->end_lock, NULL);
@@ -889,6 +944,7 @@ int osp_stack_fs_start(const struct osp_stack_fs_opts *o, struct osp_stack_fs **
 	                NULL};
 	struct fuse_args args = FUSE_ARGS_INIT(3, argv);
 	fs->se = fuse_session_new(&args, &stack_ops, sizeof(stack_ops), fs);
+	fuse_opt_free_args(&args); /* libfuse copied what it parsed */
 	if (!fs->se) {
 		snprintf(err, errlen, "cannot start a FUSE session (libfuse said why above)");
 		fs_free(fs);
@@ -976,8 +1032,9 @@ const char *osp_stack_fs_libfuse_version(void)
 	return fuse_pkgversion();
 }
 
-int osp_stack_fs_stop(struct osp_stack_fs *fs, unsigned grace_ms)
+int osp_stack_fs_stop(struct osp_stack_fs *fs, unsigned grace_ms, uint64_t *unreleased)
 {
+	*unreleased = 0;
 	if (!fs)
 		return 1;
 	/* After a lazy unmount the kernel still sends the releases of files
@@ -993,7 +1050,11 @@ int osp_stack_fs_stop(struct osp_stack_fs *fs, unsigned grace_ms)
 		}
 	}
 	pthread_join(fs->loop, NULL);
+	/* The connection is gone now: this only closes the device and frees
+	 * libfuse's copy of the mount point. */
+	fuse_session_unmount(fs->se);
 	fuse_session_destroy(fs->se);
+	*unreleased = close_unreleased(fs);
 	fs_free(fs);
 	return 1;
 }

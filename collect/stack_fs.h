@@ -6,6 +6,7 @@
 #define OSPROF_COLLECT_STACK_FS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 struct osp_stack_fs_opts {
 	const char *lower;      /* directory whose contents are passed through */
@@ -33,8 +34,10 @@ int osp_stack_fs_start(const struct osp_stack_fs_opts *o, struct osp_stack_fs **
  * threads serve what is still in flight (releases come after the last
  * close) for up to grace_ms, then cuts the connection and frees fs. 1 when
  * every thread has stopped; 0 when some still serve a file held open (and
- * the connection could not be cut): fs is then left to the process's exit. */
-int osp_stack_fs_stop(struct osp_stack_fs *fs, unsigned grace_ms);
+ * the connection could not be cut): fs is then left to the process's exit.
+ * *unreleased: files and directories the kernel never released (releases
+ * still queued when the connection ended are dropped, not served). */
+int osp_stack_fs_stop(struct osp_stack_fs *fs, unsigned grace_ms, uint64_t *unreleased);
 
 /* The libfuse version this osprof runs with ("3.14.0"). */
 const char *osp_stack_fs_libfuse_version(void);

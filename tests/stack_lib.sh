@@ -31,7 +31,7 @@ stack_wait_mounted() {
 	local i
 	for i in $(seq 200); do
 		mountpoint -q "$1" && return 0
-		kill -0 "$2" 2>/dev/null || fail "the file system server exited before mounting $1"
+		kill -0 "$2" 2>/dev/null || fail "the file system server exited before mounting $1: $(cat "${STACK_SERVER_ERR:-/dev/null}")"
 		sleep 0.05
 	done
 	fail "$1 was not mounted"

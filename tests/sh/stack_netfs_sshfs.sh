@@ -24,15 +24,17 @@ N=6
 cat >"$TMP/ssh-wrap" <<WRAP
 #!/bin/sh
 # Stands in for ssh: sshfs speaks SFTP over this script's stdin and stdout.
+# The shim comes after osprof's preload, so user:fsync includes its delay.
 export OSPROF_TEST_FSYNC_DELAY_MS=$DELAY_MS
-export LD_PRELOAD=$SHIM
-exec "$OSPROF" run -q -l user,syscall --by fs -o "$TMP/server.osp" -- "$SFTP"
+exec "$OSPROF" run -q -l user,syscall --by fs -o "$TMP/server.osp" -- \
+	sh -c 'LD_PRELOAD="\$LD_PRELOAD:$SHIM" exec "$SFTP"'
+
 WRAP
 chmod +x "$TMP/ssh-wrap"
 sshfs -f -o ssh_command="$TMP/ssh-wrap" "localhost:$EXPORT" "$SSHMNT" 2>"$TMP/sshfs.err" &
 sshfs_pid=$!
 STACK_PIDS=("$sshfs_pid")
-stack_wait_mounted "$SSHMNT" $sshfs_pid
+STACK_SERVER_ERR=$TMP/sshfs.err stack_wait_mounted "$SSHMNT" $sshfs_pid
 
 "$OSPROF" mount -o "$TMP/client.osp" "$SSHMNT" "$MNT" -- sh -c "
 	i=0; while [ \$i -lt $N ]; do
