@@ -33,7 +33,7 @@ wait_mounted() {
 	echo "stack_overhead: $1 not mounted" >&2
 	exit 1
 }
-"$DIR/passthrough_ll" -f -o source="$DIR/lower" "$DIR/pll" &
+"$DIR/passthrough_ll" -f -o source="$DIR/lower" "$DIR/pll" 2>/dev/null &
 PIDS+=($!)
 "$OSPROF" mount -o "$DIR/p.osp" "$DIR/lower" "$DIR/osp" &
 PIDS+=($!)
