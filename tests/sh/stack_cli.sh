@@ -26,8 +26,9 @@ refused "CMD without --" "$LOWER" "$MNT" true
 
 # CMD's exit status is passed on, the mount is gone afterwards.
 rc=0
-"$OSPROF" mount -o "$TMP/c.osp" "$LOWER" "$MNT" -- sh -c 'cat a >/dev/null; exit 7' || rc=$?
+"$OSPROF" mount -r 4 -o "$TMP/c.osp" "$LOWER" "$MNT" -- sh -c 'cat a >/dev/null; exit 7' || rc=$?
 expect_eq "CMD's status" $rc 7
+"$OSPROF" report --json "$TMP/c.osp" | head -n 1 | grep -q '"r":4,' || fail "-r 4 not kept"
 not_mounted "after CMD"
 [ "$(stack_count "$TMP/c.osp" read)" -ge 1 ] || fail "CMD's read not profiled"
 rc=0
