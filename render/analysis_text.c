@@ -351,3 +351,67 @@ void osp_print_nesting_measured(FILE *out, const struct osp_set *s)
 	if (any)
 		fputc('\n', out);
 }
+
+/* osprof netfs */
+
+static void netfs_dist(FILE *out, const struct osp_netfs_class *c)
+{
+	const struct osp_hist *h[3] = {&c->client, &c->server, &c->remainder};
+	int lo = -1, hi = -1;
+	for (int k = 0; k < 3; k++) {
+		int f = osp_hist_first(h[k]), l = osp_hist_last(h[k]);
+		if (f >= 0 && (lo < 0 || f < lo))
+			lo = f;
+		if (l > hi)
+			hi = l;
+	}
+	fprintf(out, "  %-27s %10s %10s %12s\n", "latency", "client", "server", "remainder~");
+	for (int b = lo; b >= 0 && b <= hi; b++) {
+		char a[32], z[32], range[80];
+		osp_format_ns(osp_bucket_lo((unsigned)b, c->client.r), a, sizeof(a));
+		osp_format_ns(osp_bucket_hi((unsigned)b, c->client.r), z, sizeof(z));
+		if (b == 0)
+			snprintf(range, sizeof(range), "0");
+		else
+			snprintf(range, sizeof(range), "%s - %s", a, z);
+		fprintf(out, "  %-27s %10llu %10llu %12llu\n", range,
+		        (unsigned long long)c->client.buckets[b],
+		        (unsigned long long)c->server.buckets[b],
+		        (unsigned long long)c->remainder.buckets[b]);
+	}
+	for (unsigned i = 0; i < c->net_peaks; i++) {
+		char a[32], z[32];
+		fprintf(out, "  network peak: %s - %s (on the client only)\n",
+		        osp_format_ns(c->net_peak_lo[i], a, sizeof(a)),
+		        osp_format_ns(c->net_peak_hi[i], z, sizeof(z)));
+	}
+}
+
+static double netfs_mean(const struct osp_hist *h)
+{
+	return h->count ? (double)h->total / (double)h->count : 0;
+}
+
+void osp_print_netfs(FILE *out, const char *client, const char *server,
+                     const struct osp_netfs_class *c, int n)
+{
+	fprintf(out, "osprof netfs: client %s, server %s\n\n", client, server);
+	fprintf(out, "%-8s %9s %11s %8s %11s %7s %12s %7s\n", "CLASS", "CALLS", "CLIENT MEAN",
+	        "RPCS/OP", "SERVER MEAN", "SERVER", "REMAINDER", "LAYER");
+	for (int i = 0; i < n; i++) {
+		char cm[32], sm[32], rm[32];
+		double r = c[i].remainder_ns;
+		osp_format_ns((uint64_t)netfs_mean(&c[i].client), cm, sizeof(cm));
+		osp_format_ns((uint64_t)netfs_mean(&c[i].server), sm, sizeof(sm));
+		osp_format_ns((uint64_t)fabs(r), rm, sizeof(rm));
+		fprintf(out, "%-8s %9llu %11s %8.2f %11s %6.1f%% %s%11s %7s\n", c[i].name,
+		        (unsigned long long)c[i].client.count, cm, c[i].rpcs_per_op, sm,
+		        100 * c[i].server_share, r < 0 ? "-" : " ", rm, c[i].server_layer);
+	}
+	fprintf(out, "(SERVER: the server's share of the client's total latency; REMAINDER: mean\n"
+	             " per client call left to network, protocol and client queueing)\n");
+	for (int i = 0; i < n; i++) {
+		fprintf(out, "\n%s:\n", c[i].name);
+		netfs_dist(out, &c[i]);
+	}
+}

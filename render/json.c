@@ -254,3 +254,43 @@ void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *
 			csv_row(out, p, p->slices[j].buckets, nb, o, &p->slices[j]);
 	}
 }
+
+/* osprof netfs --json */
+
+static void netfs_json_hist(FILE *out, const char *name, const struct osp_hist *h)
+{
+	fprintf(out, ",\"%s\":{\"count\":%llu,\"total_ns\":%llu,\"buckets\":[", name,
+	        (unsigned long long)h->count, (unsigned long long)h->total);
+	int first = 1;
+	for (unsigned b = 0; b < h->nbuckets; b++)
+		if (h->buckets[b]) {
+			fprintf(out,
+			        "%s{\"index\":%u,\"lo_ns\":%llu,\"hi_ns\":%llu,\"count\":%llu}",
+			        first ? "" : ",", b, (unsigned long long)osp_bucket_lo(b, h->r),
+			        (unsigned long long)osp_bucket_hi(b, h->r),
+			        (unsigned long long)h->buckets[b]);
+			first = 0;
+		}
+	fprintf(out, "]}");
+}
+
+void osp_print_netfs_json(FILE *out, const struct osp_netfs_class *c, int n)
+{
+	for (int i = 0; i < n; i++) {
+		fprintf(out, "{\"type\":\"netfs\",\"class\":\"");
+		osp_json_string(out, c[i].name);
+		fprintf(out,
+		        "\",\"server_layer\":\"%s\",\"rpcs_per_op\":%.4f,\"server_share\":%.4f,"
+		        "\"remainder_mean_ns\":%.0f",
+		        c[i].server_layer, c[i].rpcs_per_op, c[i].server_share, c[i].remainder_ns);
+		netfs_json_hist(out, "client", &c[i].client);
+		netfs_json_hist(out, "server", &c[i].server);
+		netfs_json_hist(out, "remainder_estimate", &c[i].remainder);
+		fprintf(out, ",\"network_peaks\":[");
+		for (unsigned k = 0; k < c[i].net_peaks; k++)
+			fprintf(out, "%s{\"lo_ns\":%llu,\"hi_ns\":%llu}", k ? "," : "",
+			        (unsigned long long)c[i].net_peak_lo[k],
+			        (unsigned long long)c[i].net_peak_hi[k]);
+		fprintf(out, "]}\n");
+	}
+}

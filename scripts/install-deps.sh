@@ -13,6 +13,7 @@ PKGS=(
   linux-libc-dev gnuplot-nox postmark fio bpftrace linux-perf strace
   tmux chromium xfsprogs btrfs-progs e2fsprogs util-linux python3
   libclang-rt-14-dev gzip uthash-dev hyperfine
+  dbench sshfs openssh-sftp-server
   xxd libxml2-utils time
   help2man man-db bash-completion zsh debhelper dpkg-dev fakeroot jq
   qemu-system-x86 busybox-static cpio kmod xz-utils
