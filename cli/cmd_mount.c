@@ -12,7 +12,7 @@
 #include "cli/cli.h"
 #include "cli/collect_opts.h"
 #include "cli/losses.h"
-#include "cli/spawn.h"
+#include "collect/user_elf.h"
 #include "collect/stack_fs.h"
 #include "collect/stack_stats.h"
 
@@ -303,7 +303,8 @@ int cmd_mount(int argc, char **argv)
 		return rc;
 	if (o.cwd && !cmdv)
 		return osp_usage_err("mount", "-C/--cwd needs -- CMD");
-	if (cmdv && osp_find_command(cmdv[0])) {
+	char found[4096];
+	if (cmdv && osp_elf_resolve(cmdv[0], found, sizeof(found))) {
 		fprintf(stderr, "osprof mount: %s: command not found\n", cmdv[0]);
 		return 127;
 	}

@@ -18,8 +18,7 @@ static void put(struct osp_set *s, const char *layer, const char *op, const char
 		osp_profile_add(s, p, v, 0);
 }
 
-static const struct osp_netfs_class *find(const struct osp_netfs_class *c, int n,
-                                          const char *name)
+static const struct osp_netfs_class *find(const struct osp_netfs_class *c, int n, const char *name)
 {
 	for (int i = 0; i < n; i++)
 		if (!strcmp(c[i].name, name))
