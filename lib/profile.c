@@ -327,8 +327,42 @@ void osp_profile_add(struct osp_set *s, struct osp_profile *p, uint64_t v, uint6
 	}
 }
 
+/* Key of sp in dst: its own dims, with dimension `name` set to `value`
+ * unless sp has one of that name already (a file merged before keeps the
+ * host it names), or with `name` removed when value is NULL. */
+static struct osp_profile *merge_target(struct osp_set *dst, const struct osp_profile *sp,
+                                        const char *name, const char *value, char *err,
+                                        size_t errlen)
+{
+	if (!name || (value && osp_profile_dim(sp, name)))
+		return osp_set_get(dst, sp->layer, sp->op, sp->dims, sp->ndims);
+	struct osp_dim dims[OSP_MAX_DIMS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < sp->ndims; i++)
+		if (strcmp(sp->dims[i].name, name))
+			dims[n++] = sp->dims[i];
+	if (value) {
+		if (n == OSP_MAX_DIMS) {
+			snprintf(err, errlen,
+			         "profile %s:%s has %d dimensions already: no room for '%s'",
+			         sp->layer, sp->op, OSP_MAX_DIMS, name);
+			return NULL;
+		}
+		dims[n++] = (struct osp_dim){(char *)name, (char *)value};
+	}
+	return osp_set_get(dst, sp->layer, sp->op, dims, n);
+}
+
 int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, size_t errlen)
 {
+	return osp_set_merge_dim(dst, src, NULL, NULL, err, errlen);
+}
+
+int osp_set_merge_dim(struct osp_set *dst, const struct osp_set *src, const char *name,
+                      const char *value, char *err, size_t errlen)
+{
+	if (err && errlen)
+		*err = '\0';
 	if (dst->r != src->r) {
 		snprintf(err, errlen, "resolutions differ (%u and %u): profiles cannot be added",
 		         dst->r, src->r);
@@ -361,9 +395,12 @@ int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, siz
 	}
 	for (size_t i = 0; i < src->n; i++) {
 		const struct osp_profile *sp = src->profiles[i];
-		struct osp_profile *dp = osp_set_get(dst, sp->layer, sp->op, sp->dims, sp->ndims);
-		if (!dp)
+		struct osp_profile *dp = merge_target(dst, sp, name, value, err, errlen);
+		if (!dp) {
+			if (*err)
+				return -EINVAL;
 			goto nomem;
+		}
 		if (dp->hist.count && dp->unit != sp->unit) {
 			snprintf(
 			    err, errlen, "profile %s:%s has unit %s in one set and %s in the other",
