@@ -126,15 +126,17 @@ int cmd_merge(int argc, char **argv)
 			osp_err("merge: out of memory");
 			rc = OSP_EXIT_FAIL;
 		} else if (first && osp_set_merge_check(first, s, err, sizeof(err))) {
-			fprintf(stderr, "osprof merge: %s and %s: %s%s\n", argv[optind], argv[i], err,
+			fprintf(stderr, "osprof merge: %s and %s: %s%s\n", argv[optind], argv[i],
+			        err,
 			        !drop_slices && s->r == first->r ? " (--drop-slices merges totals)"
 			                                         : "");
 			rc = OSP_EXIT_USAGE;
 		} else if (note_hosts(&seen, s)) {
 			osp_err("merge: out of memory");
 			rc = OSP_EXIT_FAIL;
-		} else if (osp_set_merge_dim(dst, s, "host", combine ? NULL : osp_get_meta(s, "host"),
-		                             err, sizeof(err))) {
+		} else if (osp_set_merge_dim(dst, s, "host",
+		                             combine ? NULL : osp_get_meta(s, "host"), err,
+		                             sizeof(err))) {
 			fprintf(stderr, "osprof merge: %s: %s\n", argv[i], err);
 			rc = OSP_EXIT_USAGE;
 		}

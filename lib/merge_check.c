@@ -32,8 +32,9 @@ int osp_set_merge_check(const struct osp_set *dst, const struct osp_set *src, ch
 	}
 	const char *a = osp_get_meta(dst, "start_wall_ns"), *b = osp_get_meta(src, "start_wall_ns");
 	if (!a || !b) {
-		snprintf(err, errlen, "sliced set without start_wall_ns: slice i of one set "
-		                      "cannot be matched to slice i of the other");
+		snprintf(err, errlen,
+		         "sliced set without start_wall_ns: slice i of one set "
+		         "cannot be matched to slice i of the other");
 		return -EINVAL;
 	}
 	unsigned long long sa = strtoull(a, NULL, 10), sb = strtoull(b, NULL, 10);

@@ -260,6 +260,30 @@ int osp_diff_sets(const struct osp_set *a, const struct osp_set *b, const struct
                   struct osp_diff *out, char *err, size_t errlen);
 void osp_diff_free(struct osp_diff *d);
 
+/* ---- Fleets: hosts unlike the others (analysis/fleet.c) -------------- */
+
+struct osp_host_rank {
+	char *host;
+	double score;          /* % of latency in profiles that differ (0 = alike) */
+	size_t ndiffer, nonly; /* profiles that differ / exist on one side only */
+	uint64_t count;        /* the host's calls */
+	char top[384];         /* the first-ranked difference, with its reason */
+};
+
+struct osp_host_ranking {
+	size_t n;
+	struct osp_host_rank *hosts; /* score order, largest first */
+	size_t nohost;               /* profiles of the set with no host dimension */
+};
+
+/* Compares every host of s (profiles with a host dimension, as `osprof
+ * merge` writes them) with the mean of the other hosts, using osp_diff_sets,
+ * and ranks the hosts by the latency share of their differing profiles.
+ * 0, -EINVAL (fewer than two hosts; message in err) or -ENOMEM. */
+int osp_diff_hosts(const struct osp_set *s, const struct osp_diff_opts *o,
+                   struct osp_host_ranking *out, char *err, size_t errlen);
+void osp_host_ranking_free(struct osp_host_ranking *r);
+
 /* ---- Making sets comparable (analysis/transform.c) ----------------- */
 
 /* A copy of s at the coarser resolution r (r must divide s->r): exact, the
