@@ -81,7 +81,8 @@ static struct osp_set *mean_of_others(const struct osp_set *fleet, const struct 
 		return NULL;
 	for (size_t i = 0; i < fleet->n; i++) {
 		const struct osp_profile *f = fleet->profiles[i];
-		const struct osp_profile *h = osp_set_find(host, f->layer, f->op, f->dims, f->ndims);
+		const struct osp_profile *h =
+		    osp_set_find(host, f->layer, f->op, f->dims, f->ndims);
 		uint64_t count = f->hist.count - (h ? h->hist.count : 0);
 		if (!count || (double)count / k < 0.5)
 			continue;

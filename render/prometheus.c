@@ -1,0 +1,142 @@
+/* Prometheus text exposition format 0.0.4: one histogram family per layer
+ * and unit, one series per profile, `le` at our own bucket boundaries.
+ *
+ * Values are integer nanoseconds, so "v <= hi" (hi the largest value of a
+ * bucket) is exactly "v falls in this bucket or below": le = hi ns written in
+ * seconds as an exact decimal, and the classic buckets line up with ours with
+ * no error. Only the buckets from just below the first non-empty one to the
+ * last non-empty one are written (+Inf ends every series): a profile spans a
+ * few octaves of 63, and 200,000 series of 65 buckets would not render in a
+ * second. The one empty bucket below the first keeps histogram_quantile from
+ * interpolating down to 0 in the first bucket. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <osprof/render.h>
+#include "render/prom_series.h"
+
+static void put_escaped(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			fputc('\\', out), fputc(*s, out);
+		else if (*s == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* ns as seconds, exact: 1023 -> 0.000001023, 2^30-1 -> 1.073741823. */
+void osp_prom_seconds(char *buf, size_t len, uint64_t ns)
+{
+	int n = snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, ns / 1000000000u, ns % 1000000000u);
+	while (n > 1 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+}
+
+static void value_str(char *buf, size_t len, uint64_t v, enum osp_unit unit)
+{
+	if (unit == OSP_UNIT_NS)
+		osp_prom_seconds(buf, len, v);
+	else
+		snprintf(buf, len, "%" PRIu64, v);
+}
+
+static void put_labels(FILE *out, const struct prom_label *l, unsigned n, const char *le)
+{
+	fputc('{', out);
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(out, "%s%s=\"", i ? "," : "", l[i].name);
+		put_escaped(out, l[i].value);
+		fputc('"', out);
+	}
+	if (le)
+		fprintf(out, "%sle=\"%s\"", n ? "," : "", le);
+	fputc('}', out);
+}
+
+static void put_series(FILE *out, const struct prom_plan *pl, const struct prom_series *se)
+{
+	const struct osp_profile *p = se->p;
+	const struct osp_hist *h = &p->hist;
+	struct prom_label l[PROM_LABEL_MAX];
+	unsigned nl = prom_labels(pl, p, l);
+	char v[48];
+	int first = osp_hist_first(h), last = osp_hist_last(h);
+	unsigned overflow = h->nbuckets - 1;
+	uint64_t cum = 0, prev_hi = UINT64_MAX;
+	if (first >= 0) {
+		unsigned from = first > 0 ? (unsigned)first - 1 : 0;
+		unsigned to = (unsigned)last < overflow ? (unsigned)last : overflow - 1;
+		for (unsigned b = from; b <= to; b++) {
+			cum += h->buckets[b];
+			uint64_t hi = osp_bucket_hi(b, h->r);
+			/* sub-octaves with no integer in them repeat the bound below */
+			if (hi == prev_hi)
+				continue;
+			prev_hi = hi;
+			value_str(v, sizeof(v), hi, p->unit);
+			fprintf(out, "%s_bucket", se->family);
+			put_labels(out, l, nl, v);
+			fprintf(out, " %" PRIu64 "\n", cum);
+		}
+	}
+	fprintf(out, "%s_bucket", se->family);
+	put_labels(out, l, nl, "+Inf");
+	fprintf(out, " %" PRIu64 "\n", h->count);
+	value_str(v, sizeof(v), h->total, p->unit);
+	fprintf(out, "%s_sum", se->family);
+	put_labels(out, l, nl, NULL);
+	fprintf(out, " %s\n%s_count", v, se->family);
+	put_labels(out, l, nl, NULL);
+	fprintf(out, " %" PRIu64 "\n", h->count);
+}
+
+static void put_counter(FILE *out, const char *name, const char *help, const char *host,
+                        uint64_t v)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s counter\n%s", name, help, name, name);
+	if (host && *host) {
+		fputs("{host=\"", out);
+		put_escaped(out, host);
+		fputs("\"}", out);
+	}
+	fprintf(out, " %" PRIu64 "\n", v);
+}
+
+void osp_prom_counters(FILE *out, const struct osp_set *s, const char *host, size_t dropped,
+                       uint64_t dropped_calls)
+{
+	put_counter(out, "osprof_lost_events_total",
+	            "events lost in collection (a BPF map or buffer was full)", host,
+	            osp_meta_u64(s, "lost_events"));
+	put_counter(out, "osprof_dropped_events_total", "events dropped by the collectors", host,
+	            osp_meta_u64(s, "dropped_events"));
+	put_counter(out, "osprof_unpaired_events_total",
+	            "ends without a start (calls in flight at attach), not a loss", host,
+	            osp_meta_u64(s, "unpaired_events"));
+	put_counter(out, "osprof_series_overflow_total",
+	            "profiles not exported: over the --max-series cap", host, dropped);
+	put_counter(out, "osprof_series_overflow_calls_total",
+	            "calls of the profiles over the --max-series cap", host, dropped_calls);
+}
+
+int osp_render_prometheus(FILE *out, const struct osp_set *s, const struct osp_prom_opts *o)
+{
+	struct prom_plan pl;
+	if (prom_plan_build(&pl, s, o))
+		return -1;
+	for (size_t i = 0; i < pl.n; i++) {
+		const struct prom_series *se = &pl.series[i];
+		if (!i || strcmp(se->family, pl.series[i - 1].family))
+			fprintf(out, "# HELP %s %s\n# TYPE %s histogram\n", se->family,
+			        prom_family_help(se->p), se->family);
+		put_series(out, &pl, se);
+	}
+	osp_prom_counters(out, s, pl.host, pl.dropped, pl.dropped_calls);
+	prom_plan_free(&pl);
+	return ferror(out) ? -1 : 0;
+}
