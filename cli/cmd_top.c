@@ -34,32 +34,6 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-/* --replay FILE is top's own option: taken out before the shared parser. */
-static const char *take_replay(int *argc, char **argv)
-{
-	const char *file = NULL;
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		int shift = 0;
-		if (!strcmp(a, "--replay") && i + 1 < *argc) {
-			file = argv[i + 1];
-			shift = 2;
-		} else if (!strncmp(a, "--replay=", 9)) {
-			file = a + 9;
-			shift = 1;
-		} else if (!strcmp(a, "--")) {
-			break;
-		}
-		if (shift) {
-			memmove(argv + i, argv + i + shift,
-			        (size_t)(*argc - i - shift) * sizeof(*argv));
-			*argc -= shift;
-			i--;
-		}
-	}
-	return file;
-}
-
 static int explicit_output(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
@@ -141,7 +115,8 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 
 int cmd_top(int argc, char **argv)
 {
-	const char *replay = take_replay(&argc, argv);
+	/* --replay FILE is top's own option: taken out before the shared parser */
+	const char *replay = osp_cli_take_opt(&argc, argv, "replay");
 	struct osp_collect_opts o;
 	int next, rc = osp_collect_parse("top", usage_head, 1, argc, argv, &o, &next);
 	if (rc)
@@ -169,7 +144,7 @@ int cmd_top(int argc, char **argv)
 	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
 	struct top_source src;
 	memset(&src, 0, sizeof(src));
-	rc = replay ? top_source_replay(&src, replay) : top_source_live(&src, &o);
+	rc = replay ? top_source_replay(&src, replay) : top_source_live(&src, &o, "top");
 	if (rc)
 		goto out_opts;
 	struct sigaction sa = {.sa_handler = on_signal}; /* no SA_RESTART: wake getch */

@@ -12,7 +12,7 @@
 
 struct prom_series {
 	const struct osp_profile *p;
-	size_t idx; /* its place in the set */
+	size_t idx;                 /* its place in the set */
 	char family[PROM_NAME_MAX]; /* osprof_syscall_latency_seconds, ... */
 };
 

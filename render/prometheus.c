@@ -95,8 +95,7 @@ static void put_series(FILE *out, const struct prom_plan *pl, const struct prom_
 	fprintf(out, " %" PRIu64 "\n", h->count);
 }
 
-static void put_counter(FILE *out, const char *name, const char *help, const char *host,
-                        uint64_t v)
+static void put_counter(FILE *out, const char *name, const char *help, const char *host, uint64_t v)
 {
 	fprintf(out, "# HELP %s %s\n# TYPE %s counter\n%s", name, help, name, name);
 	if (host && *host) {

@@ -60,6 +60,13 @@ struct osp_prom_opts {
 /* Text format 0.0.4 with classic `le` buckets at our exact bucket bounds.
  * 0, or -1 on ENOMEM or a write error. */
 int osp_render_prometheus(FILE *out, const struct osp_set *s, const struct osp_prom_opts *o);
+/* Length-delimited protobuf MetricFamily messages (what a scraper asking for
+ * application/vnd.google.protobuf gets) with NATIVE histograms in seconds at
+ * schema 8: each of our buckets in the native bucket holding its top, whose
+ * bounds are within 0.27 % of it (docs/prometheus.md). 0, or -1. */
+int osp_render_prometheus_pb(FILE *out, const struct osp_set *s, const struct osp_prom_opts *o);
+/* Native (schema 8) bucket index of v > 0. */
+int osp_prom_native_index(double v);
 /* The counters alone (the text renderer ends with them). */
 void osp_prom_counters(FILE *out, const struct osp_set *s, const char *host, size_t dropped,
                        uint64_t dropped_calls);
