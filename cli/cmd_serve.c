@@ -30,7 +30,9 @@ static const char usage_head[] =
     "classic `le` buckets at our exact bounds. /metrics?format=text or\n"
     "?format=protobuf forces one. docs/prometheus.md has the mapping.\n"
     "Runs until Ctrl-C, SIGTERM or -d DUR; -i DUR is how often the kernel maps\n"
-    "are read (default 1s): a scrape sees the data of the last read.\n\n"
+    "are read (default 1s): a scrape sees the data of the last read. With -o\n"
+    "FILE the cumulative profile set is also written to FILE when serve stops\n"
+    "(what was served, for `osprof report`); without -o nothing is written.\n\n"
     "Own options:\n"
     "  --listen ADDR:PORT  where to listen (default 127.0.0.1:9477; [::1]:PORT for\n"
     "                      IPv6; port 0 picks a free one). Prints\n"
@@ -117,9 +119,12 @@ int cmd_serve(int argc, char **argv)
 	const char *max_arg = osp_cli_take_opt(&argc, argv, "max-series");
 	size_t max_series = DEFAULT_MAX_SERIES;
 	struct osp_collect_opts o;
+	int save = osp_cli_explicit_output(argc, argv);
 	int next, rc = osp_collect_parse("serve", usage_head, 1, argc, argv, &o, &next);
 	if (rc)
 		return rc == 1 ? OSP_EXIT_OK : rc;
+	if (save && (rc = osp_collect_check_output("serve", o.output)))
+		goto out_opts;
 	if (next < argc) {
 		rc = osp_usage_err("serve", "unexpected argument '%s'", argv[next]);
 		goto out_opts;
@@ -175,9 +180,18 @@ int cmd_serve(int argc, char **argv)
 	if (stop_sig)
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(stop_sig));
 	serve_http_stop(http);
+	osp_set_metaf(src.cum, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
+	char err[512];
+	rc = OSP_EXIT_OK;
+	if (save && osp_set_save(src.cum, o.output, err, sizeof(err))) {
+		osp_err("serve: %s", err);
+		rc = OSP_EXIT_FAIL;
+	} else if (save) {
+		fprintf(stderr, "osprof: %zu profiles written to %s\n", src.cum->n, o.output);
+	}
 	struct osp_losses lost;
 	osp_losses_read(src.cum, &lost);
-	rc = osp_losses_finish("serve", &lost, o.allow_loss, OSP_EXIT_OK);
+	rc = osp_losses_finish("serve", &lost, o.allow_loss, rc);
 	src.close(&src);
 out_opts:
 	free(o.pids);

@@ -34,15 +34,6 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-static int explicit_output(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
-		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
-			return 1;
-	return 0;
-}
-
 static void zero(struct osp_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -164,7 +155,7 @@ int cmd_top(int argc, char **argv)
 	v.interval_ns = interval;
 	rc = run(&src, &v, o.duration_ns);
 	endwin();
-	if (stop_sig && explicit_output(argc, argv)) {
+	if (stop_sig && osp_cli_explicit_output(argc, argv)) {
 		/* Ctrl-C/SIGTERM with -o: keep what was collected. */
 		char err[256];
 		if (osp_set_save(v.cum, o.output, err, sizeof(err)) < 0) {

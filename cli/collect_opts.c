@@ -386,3 +386,12 @@ const char *osp_cli_take_opt(int *argc, char **argv, const char *name)
 	}
 	return val;
 }
+
+int osp_cli_explicit_output(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
+		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
+			return 1;
+	return 0;
+}

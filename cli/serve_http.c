@@ -64,8 +64,7 @@ static int wants_protobuf(struct MHD_Connection *c)
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned status, const char *type,
                              char *body, size_t len)
 {
-	struct MHD_Response *r =
-	    MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
+	struct MHD_Response *r = MHD_create_response_from_buffer(len, body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(body);
 		return MHD_NO;
@@ -83,9 +82,8 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, con
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
-                                  const char *method, const char *version,
-                                  const char *upload_data, size_t *upload_data_size,
-                                  void **con_cls)
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls)
 {
 	struct serve_http *h = cls;
 	(void)version;
@@ -171,8 +169,8 @@ struct serve_http *serve_http_start(const char *addr, size_t max_series, char *b
 	h->max_series = max_series;
 	serve_http_publish(h, empty);
 	h->d = MHD_start_daemon(
-	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | (v6 ? MHD_USE_IPv6 : 0), 0, NULL,
-	    NULL, on_request, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | (v6 ? MHD_USE_IPv6 : 0), 0, NULL, NULL,
+	    on_request, h, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned)SERVE_THREADS, MHD_OPTION_CONNECTION_LIMIT,
 	    (unsigned)SERVE_MAX_CONNS, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)SERVE_CONN_TIMEOUT,
 	    MHD_OPTION_END);

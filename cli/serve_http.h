@@ -10,8 +10,8 @@
 
 /* Bounds: worker threads and simultaneous connections (more are closed at
  * once by the daemon), and how long an idle or stalled client may hold one. */
-#define SERVE_THREADS     2
-#define SERVE_MAX_CONNS   64
+#define SERVE_THREADS      2
+#define SERVE_MAX_CONNS    64
 #define SERVE_CONN_TIMEOUT 10 /* s */
 
 struct serve_http;

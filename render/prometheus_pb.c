@@ -209,8 +209,7 @@ static int put_hist_family(FILE *out, const struct prom_plan *pl, size_t from, s
 	return 0;
 }
 
-static void put_counter(FILE *out, const char *name, const char *help, const char *host,
-                        uint64_t v)
+static void put_counter(FILE *out, const char *name, const char *help, const char *host, uint64_t v)
 {
 	PbMetric m = IO__PROMETHEUS__CLIENT__METRIC__INIT;
 	PbCounter c = IO__PROMETHEUS__CLIENT__COUNTER__INIT;
@@ -253,7 +252,8 @@ int osp_render_prometheus_pb(FILE *out, const struct osp_set *s, const struct os
 		            "ends without a start (calls in flight at attach), not a loss", pl.host,
 		            osp_meta_u64(s, "unpaired_events"));
 		put_counter(out, "osprof_series_overflow_total",
-		            "profiles not exported: over the --max-series cap", pl.host, pl.dropped);
+		            "profiles not exported: over the --max-series cap", pl.host,
+		            pl.dropped);
 		put_counter(out, "osprof_series_overflow_calls_total",
 		            "calls of the profiles over the --max-series cap", pl.host,
 		            pl.dropped_calls);
