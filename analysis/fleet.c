@@ -15,10 +15,14 @@
 #include <osprof/analysis.h>
 #include <osprof/sort.h>
 
+/* A host and the indexes of its profiles in the input set. Its own set is
+ * built when it is compared and freed right after: memory is reused from
+ * host to host instead of holding a copy of the whole fleet. */
 struct host_group {
 	UT_hash_handle hh;
-	struct osp_set *set; /* the host's profiles, host dimension removed */
-	const char *name;    /* points into a profile of the input set */
+	const char *name; /* points into a profile of the input set */
+	size_t n, cap;
+	size_t *idx;
 };
 
 static void free_groups(struct host_group **groups)
@@ -27,7 +31,7 @@ static void free_groups(struct host_group **groups)
 	HASH_ITER(hh, *groups, g, tmp)
 	{
 		HASH_DEL(*groups, g);
-		osp_set_free(g->set);
+		free(g->idx);
 		free(g);
 	}
 }
@@ -45,8 +49,7 @@ static unsigned other_dims(const struct osp_profile *p, struct osp_dim *dims)
 static int group_hosts(const struct osp_set *s, struct host_group **groups, size_t *nohost)
 {
 	for (size_t i = 0; i < s->n; i++) {
-		const struct osp_profile *p = s->profiles[i];
-		const char *h = osp_profile_dim(p, "host");
+		const char *h = osp_profile_dim(s->profiles[i], "host");
 		struct host_group *g;
 		if (!h) {
 			(*nohost)++;
@@ -54,21 +57,39 @@ static int group_hosts(const struct osp_set *s, struct host_group **groups, size
 		}
 		HASH_FIND_STR(*groups, h, g);
 		if (!g) {
-			if (!(g = calloc(1, sizeof(*g))) || !(g->set = osp_set_new(s->r))) {
-				free(g);
+			if (!(g = calloc(1, sizeof(*g))))
 				return -ENOMEM;
-			}
 			g->name = h;
 			HASH_ADD_KEYPTR(hh, *groups, g->name, strlen(g->name), g);
 		}
-		struct osp_dim dims[OSP_MAX_DIMS];
-		unsigned nd = other_dims(p, dims);
-		struct osp_profile *q = osp_set_get(g->set, p->layer, p->op, dims, nd);
-		if (!q || osp_hist_merge(&q->hist, &p->hist))
-			return -ENOMEM;
-		q->unit = p->unit;
+		if (g->n == g->cap) {
+			size_t cap = g->cap ? 2 * g->cap : 16,
+			       *idx = realloc(g->idx, cap * sizeof(*idx));
+			if (!idx)
+				return -ENOMEM;
+			g->idx = idx;
+			g->cap = cap;
+		}
+		g->idx[g->n++] = i;
 	}
 	return 0;
+}
+
+/* The host's profiles, host dimension removed. */
+static struct osp_set *host_set(const struct osp_set *s, const struct host_group *g)
+{
+	struct osp_set *h = osp_set_new(s->r);
+	for (size_t i = 0; h && i < g->n; i++) {
+		const struct osp_profile *p = s->profiles[g->idx[i]];
+		struct osp_dim dims[OSP_MAX_DIMS];
+		struct osp_profile *q = osp_set_get(h, p->layer, p->op, dims, other_dims(p, dims));
+		if (!q || osp_hist_merge(&q->hist, &p->hist)) {
+			osp_set_free(h);
+			return NULL;
+		}
+		q->unit = p->unit;
+	}
+	return h;
 }
 
 /* (fleet - host) / k, bucket by bucket rounded to the nearest count; the
@@ -139,9 +160,11 @@ static int by_score(const void *a, const void *b)
 	return strcmp(x->host, y->host);
 }
 
-int osp_diff_hosts(const struct osp_set *s, const struct osp_diff_opts *o,
+int osp_diff_hosts(const struct osp_set *s, const struct osp_diff_opts *opts,
                    struct osp_host_ranking *out, char *err, size_t errlen)
 {
+	struct osp_diff_opts lazy = *opts, *o = &lazy;
+	lazy.skip_insignificant_scores = 1;
 	memset(out, 0, sizeof(*out));
 	struct host_group *groups = NULL, *g, *tmp;
 	size_t nohost = 0;
@@ -166,22 +189,25 @@ int osp_diff_hosts(const struct osp_set *s, const struct osp_diff_opts *o,
 		if (rc)
 			break;
 		struct osp_host_rank *r = &out->hosts[out->n];
-		struct osp_set *ref = mean_of_others(fleet, g->set, (double)(n - 1));
+		struct osp_set *hs = host_set(s, g);
+		struct osp_set *ref = hs ? mean_of_others(fleet, hs, (double)(n - 1)) : NULL;
 		struct osp_diff d;
 		if (!ref || !(r->host = strdup(g->name))) {
+			osp_set_free(hs);
 			osp_set_free(ref);
 			rc = -ENOMEM;
 			break;
 		}
 		out->n++;
-		for (size_t i = 0; i < g->set->n; i++)
-			r->count += g->set->profiles[i]->hist.count;
-		rc = osp_diff_sets(g->set, ref, o, &d, err, errlen);
+		for (size_t i = 0; i < hs->n; i++)
+			r->count += hs->profiles[i]->hist.count;
+		rc = osp_diff_sets(hs, ref, o, &d, err, errlen);
 		if (!rc) {
 			score_host(r, &d);
 			osp_diff_free(&d);
 		}
 		osp_set_free(ref);
+		osp_set_free(hs);
 	}
 	free_groups(&groups);
 	osp_set_free(fleet);

@@ -247,9 +247,14 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
 		return &found->p;
 	}
 	struct prof_node *node = calloc(1, sizeof(*node));
-	struct osp_profile **grown = realloc(s->profiles, (s->n + 1) * sizeof(*grown));
-	if (grown)
-		s->profiles = grown;
+	/* The array doubles when n reaches a power of two (its capacity then),
+	 * so adding n profiles copies O(n) pointers, not O(n^2). */
+	struct osp_profile **grown = s->profiles;
+	if (!(s->n & (s->n - 1))) {
+		grown = realloc(s->profiles, (s->n ? 2 * s->n : 1) * sizeof(*grown));
+		if (grown)
+			s->profiles = grown;
+	}
 	if (!node || !grown)
 		goto fail;
 	struct osp_profile *p = &node->p;

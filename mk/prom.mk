@@ -19,3 +19,9 @@ $(BUILD)/obj/render/prometheus_pb.o: $(PROM_PB_H)
 $(STATIC_LIB) $(SHARED_LIB): $(PROM_PB_OBJ)
 LDLIBS += -lprotobuf-c
 CLI_LIBS += -lmicrohttpd
+
+# bench/fleet_scale.sh: 1,000 hosts x 200 profiles
+all: $(BUILD)/bench/fleet_scale
+$(BUILD)/bench/fleet_scale: bench/fleet_scale.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)

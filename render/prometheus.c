@@ -11,6 +11,7 @@
  * interpolating down to 0 in the first bucket. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <osprof/render.h>
 #include "render/prom_series.h"
@@ -45,26 +46,87 @@ static void value_str(char *buf, size_t len, uint64_t v, enum osp_unit unit)
 		snprintf(buf, len, "%" PRIu64, v);
 }
 
-static void put_labels(FILE *out, const struct prom_label *l, unsigned n, const char *le)
+/* A growing string: the labels of a series, escaped once for all its lines
+ * (a large /metrics is mostly labels). */
+struct strbuf {
+	char *s;
+	size_t len, cap;
+};
+
+static int sb_put(struct strbuf *b, const char *s, size_t n)
 {
-	fputc('{', out);
-	for (unsigned i = 0; i < n; i++) {
-		fprintf(out, "%s%s=\"", i ? "," : "", l[i].name);
-		put_escaped(out, l[i].value);
-		fputc('"', out);
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = (b->len + n + 1) * 2;
+		char *g = realloc(b->s, cap);
+		if (!g)
+			return -1;
+		b->s = g;
+		b->cap = cap;
 	}
-	if (le)
-		fprintf(out, "%sle=\"%s\"", n ? "," : "", le);
-	fputc('}', out);
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
 }
 
-static void put_series(FILE *out, const struct prom_plan *pl, const struct prom_series *se)
+static int label_block(struct strbuf *b, const struct prom_label *l, unsigned n)
+{
+	int rc = 0;
+	b->len = 0;
+	for (unsigned i = 0; i < n; i++) {
+		if (i)
+			rc |= sb_put(b, ",", 1);
+		rc |= sb_put(b, l[i].name, strlen(l[i].name));
+		rc |= sb_put(b, "=\"", 2);
+		for (const char *c = l[i].value; *c; c++) {
+			const char *e = *c == '\\'   ? "\\\\"
+			                : *c == '"'  ? "\\\""
+			                : *c == '\n' ? "\\n"
+			                             : NULL;
+			rc |= e ? sb_put(b, e, 2) : sb_put(b, c, 1);
+		}
+		rc |= sb_put(b, "\"", 1);
+	}
+	return rc;
+}
+
+/* Decimal digits of v, written backwards from end; returns where they start. */
+static char *u64_str(char *end, uint64_t v)
+{
+	*--end = '\0';
+	do
+		*--end = (char)('0' + v % 10);
+	while (v /= 10);
+	return end;
+}
+
+/* FAMILY SUFFIX{LABELS[,le="LE"]} VALUE */
+static void put_sample(FILE *out, const char *family, const char *suffix,
+                       const struct strbuf *labels, const char *le, const char *value)
+{
+	fputs_unlocked(family, out);
+	fputs_unlocked(suffix, out);
+	fputc_unlocked('{', out);
+	fwrite_unlocked(labels->s, 1, labels->len, out);
+	if (le) {
+		fputs_unlocked(labels->len ? ",le=\"" : "le=\"", out);
+		fputs_unlocked(le, out);
+		fputc_unlocked('"', out);
+	}
+	fwrite_unlocked("} ", 1, 2, out);
+	fputs_unlocked(value, out);
+	fputc_unlocked('\n', out);
+}
+
+static int put_series(FILE *out, const struct prom_plan *pl, const struct prom_series *se,
+                      struct strbuf *labels)
 {
 	const struct osp_profile *p = se->p;
 	const struct osp_hist *h = &p->hist;
 	struct prom_label l[PROM_LABEL_MAX];
-	unsigned nl = prom_labels(pl, p, l);
-	char v[48];
+	char le[48], num[24];
+	if (label_block(labels, l, prom_labels(pl, p, l)))
+		return -1;
 	int first = osp_hist_first(h), last = osp_hist_last(h);
 	unsigned overflow = h->nbuckets - 1;
 	uint64_t cum = 0, prev_hi = UINT64_MAX;
@@ -78,21 +140,17 @@ static void put_series(FILE *out, const struct prom_plan *pl, const struct prom_
 			if (hi == prev_hi)
 				continue;
 			prev_hi = hi;
-			value_str(v, sizeof(v), hi, p->unit);
-			fprintf(out, "%s_bucket", se->family);
-			put_labels(out, l, nl, v);
-			fprintf(out, " %" PRIu64 "\n", cum);
+			value_str(le, sizeof(le), hi, p->unit);
+			put_sample(out, se->family, "_bucket", labels, le,
+			           u64_str(num + sizeof(num), cum));
 		}
 	}
-	fprintf(out, "%s_bucket", se->family);
-	put_labels(out, l, nl, "+Inf");
-	fprintf(out, " %" PRIu64 "\n", h->count);
-	value_str(v, sizeof(v), h->total, p->unit);
-	fprintf(out, "%s_sum", se->family);
-	put_labels(out, l, nl, NULL);
-	fprintf(out, " %s\n%s_count", v, se->family);
-	put_labels(out, l, nl, NULL);
-	fprintf(out, " %" PRIu64 "\n", h->count);
+	put_sample(out, se->family, "_bucket", labels, "+Inf",
+	           u64_str(num + sizeof(num), h->count));
+	value_str(le, sizeof(le), h->total, p->unit);
+	put_sample(out, se->family, "_sum", labels, NULL, le);
+	put_sample(out, se->family, "_count", labels, NULL, u64_str(num + sizeof(num), h->count));
+	return 0;
 }
 
 static void put_counter(FILE *out, const char *name, const char *help, const char *host, uint64_t v)
@@ -126,16 +184,19 @@ void osp_prom_counters(FILE *out, const struct osp_set *s, const char *host, siz
 int osp_render_prometheus(FILE *out, const struct osp_set *s, const struct osp_prom_opts *o)
 {
 	struct prom_plan pl;
+	struct strbuf labels = {NULL, 0, 0};
+	int rc = 0;
 	if (prom_plan_build(&pl, s, o))
 		return -1;
-	for (size_t i = 0; i < pl.n; i++) {
+	for (size_t i = 0; i < pl.n && !rc; i++) {
 		const struct prom_series *se = &pl.series[i];
 		if (!i || strcmp(se->family, pl.series[i - 1].family))
 			fprintf(out, "# HELP %s %s\n# TYPE %s histogram\n", se->family,
 			        prom_family_help(se->p), se->family);
-		put_series(out, &pl, se);
+		rc = put_series(out, &pl, se, &labels);
 	}
 	osp_prom_counters(out, s, pl.host, pl.dropped, pl.dropped_calls);
 	prom_plan_free(&pl);
-	return ferror(out) ? -1 : 0;
+	free(labels.s);
+	return rc || ferror(out) ? -1 : 0;
 }

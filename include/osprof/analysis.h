@@ -216,6 +216,9 @@ struct osp_diff_opts {
 	double min_share_ops; /* latency AND of ops on both sides (0.01 each) */
 	uint64_t min_count;   /* or fewer ops than this on both sides (10) */
 	struct osp_cmp_opts cmp;
+	int skip_insignificant_scores; /* leave the scores of phase-1 insignificant
+	                                  pairs at 0 (a fleet ranking never shows
+	                                  them; scoring is most of the cost) */
 };
 void osp_diff_opts_default(struct osp_diff_opts *o);
 
