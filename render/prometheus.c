@@ -118,8 +118,27 @@ static void put_sample(FILE *out, const char *family, const char *suffix,
 	fputc_unlocked('\n', out);
 }
 
+/* The `le` of every bucket of latency profiles at the set's r, formatted
+ * once per render instead of once per line. */
+struct le_table {
+	unsigned r;
+	char (*s)[24];
+};
+
+static const char *le_of(struct le_table *t, unsigned b, uint64_t hi, enum osp_unit unit, char *buf,
+                         size_t len)
+{
+	if (unit == OSP_UNIT_NS && t->s) {
+		if (!t->s[b][0])
+			osp_prom_seconds(t->s[b], sizeof(t->s[b]), hi);
+		return t->s[b];
+	}
+	value_str(buf, len, hi, unit);
+	return buf;
+}
+
 static int put_series(FILE *out, const struct prom_plan *pl, const struct prom_series *se,
-                      struct strbuf *labels)
+                      struct strbuf *labels, struct le_table *let)
 {
 	const struct osp_profile *p = se->p;
 	const struct osp_hist *h = &p->hist;
@@ -140,8 +159,8 @@ static int put_series(FILE *out, const struct prom_plan *pl, const struct prom_s
 			if (hi == prev_hi)
 				continue;
 			prev_hi = hi;
-			value_str(le, sizeof(le), hi, p->unit);
-			put_sample(out, se->family, "_bucket", labels, le,
+			put_sample(out, se->family, "_bucket", labels,
+			           le_of(let, b, hi, p->unit, le, sizeof(le)),
 			           u64_str(num + sizeof(num), cum));
 		}
 	}
@@ -185,18 +204,22 @@ int osp_render_prometheus(FILE *out, const struct osp_set *s, const struct osp_p
 {
 	struct prom_plan pl;
 	struct strbuf labels = {NULL, 0, 0};
+	struct le_table let = {s->r, calloc(osp_nbuckets(s->r), sizeof(*let.s))};
 	int rc = 0;
-	if (prom_plan_build(&pl, s, o))
+	if (prom_plan_build(&pl, s, o)) {
+		free(let.s);
 		return -1;
+	}
 	for (size_t i = 0; i < pl.n && !rc; i++) {
 		const struct prom_series *se = &pl.series[i];
 		if (!i || strcmp(se->family, pl.series[i - 1].family))
 			fprintf(out, "# HELP %s %s\n# TYPE %s histogram\n", se->family,
 			        prom_family_help(se->p), se->family);
-		rc = put_series(out, &pl, se, &labels);
+		rc = put_series(out, &pl, se, &labels, &let);
 	}
 	osp_prom_counters(out, s, pl.host, pl.dropped, pl.dropped_calls);
 	prom_plan_free(&pl);
 	free(labels.s);
+	free(let.s);
 	return rc || ferror(out) ? -1 : 0;
 }

@@ -14,6 +14,7 @@ PKGS=(
   tmux chromium xfsprogs btrfs-progs e2fsprogs util-linux python3
   libclang-rt-14-dev gzip uthash-dev hyperfine
   xxd libxml2-utils time
+  libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler prometheus
   help2man man-db bash-completion zsh debhelper dpkg-dev fakeroot jq
   qemu-system-x86 busybox-static cpio kmod xz-utils
 )
