@@ -13,14 +13,15 @@
 #include <osprof/clock.h>
 #include <osprof/render.h>
 
-static uint64_t rng = 88172645463325252ull;
+static uint64_t rng_state;
 
+/* splitmix64: deterministic, so every run measures the same fleet */
 static uint64_t rnd(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
 }
 
 /* Host h: P profiles with a fast peak and, for some, a slow one; every 100th
@@ -144,6 +145,33 @@ int main(int argc, char **argv)
 	printf(", %.1f MB\n", (double)tlen / 1e6);
 	line("/metrics render, protobuf", t4, t5, load);
 	printf(", %.1f MB\n", (double)plen / 1e6);
+	/* As `osprof merge` runs: each file loaded, added and freed, so the
+	 * memory of one input is reused by the next; its cost is what it adds
+	 * to loading and freeing the same files. */
+	struct mark s0 = now();
+	for (unsigned h = 0; h < nh; h++) {
+		struct osp_set *x;
+		snprintf(path, sizeof(path), "%s/h%04u.osp", dir, h);
+		if (osp_set_load(path, &x, err, sizeof(err)))
+			return 1;
+		osp_set_free(x);
+	}
+	struct mark s1 = now();
+	struct osp_set *fleet2 = osp_set_new(1);
+	for (unsigned h = 0; h < nh; h++) {
+		struct osp_set *x;
+		snprintf(path, sizeof(path), "%s/h%04u.osp", dir, h);
+		if (osp_set_load(path, &x, err, sizeof(err)) ||
+		    osp_set_merge_dim(fleet2, x, "host", osp_get_meta(x, "host"), err, sizeof(err)))
+			return 1;
+		osp_set_free(x);
+	}
+	struct mark s2 = now();
+	osp_set_free(fleet2);
+	double l2 = (double)(s1.cpu - s0.cpu) / 1e9, m2 = (double)(s2.cpu - s1.cpu) / 1e9 - l2;
+	printf("  merge as `osprof merge` runs (load, add, free each file): load+free cpu %.3f s, "
+	       "load+add+free cpu %.3f s: merge cpu %.3f s (%.2fx load)\n",
+	       l2, l2 + m2, m2, m2 / l2);
 	unsigned found = 0;
 	for (size_t i = 0; i < hr.n && i < nh / 100; i++)
 		found += !strcmp(hr.hosts[i].host + strlen(hr.hosts[i].host) - 2, "07");

@@ -12,6 +12,7 @@
 #include "cli/collect_opts.h"
 #include "cli/losses.h"
 #include "cli/serve_http.h"
+#include "cli/stop_wait.h"
 #include "cli/top_source.h"
 
 static const char usage_head[] =
@@ -50,28 +51,6 @@ static const char usage_head[] =
 
 #define DEFAULT_LISTEN     "127.0.0.1:9477"
 #define DEFAULT_MAX_SERIES 10000
-
-static volatile sig_atomic_t stop_sig;
-
-static void on_signal(int sig)
-{
-	stop_sig = sig;
-}
-
-/* Waits until `until` (monotonic ns) or a signal, which is unblocked only
- * inside ppoll so one arriving just before cannot be missed. */
-static void wait_until(uint64_t until, const sigset_t *mask)
-{
-	while (!stop_sig) {
-		uint64_t now = osp_now_ns();
-		if (now >= until)
-			return;
-		uint64_t d = until - now;
-		struct timespec ts = {(time_t)(d / 1000000000ull), (long)(d % 1000000000ull)};
-		if (ppoll(NULL, 0, &ts, mask) < 0 && errno != EINTR)
-			return;
-	}
-}
 
 /* A copy of the cumulative set for the scrapers. */
 static struct osp_set *copy_set(const struct osp_set *s)
@@ -138,16 +117,8 @@ int cmd_serve(int argc, char **argv)
 	if (!o.npids && !o.cgroup && !o.comm)
 		o.all = 1;
 	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
-	struct sigaction sa = {.sa_handler = on_signal};
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigset_t block, wait_mask;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &wait_mask);
-	sigdelset(&wait_mask, SIGINT);
-	sigdelset(&wait_mask, SIGTERM);
+	sigset_t wait_mask;
+	osp_stop_on_signals(&wait_mask);
 	/* a scraper that hangs up mid-response must not kill us */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -167,8 +138,8 @@ int cmd_serve(int argc, char **argv)
 	serve_http_publish(http, copy_set(src.cum));
 	fprintf(stderr, "osprof: serving http://%s/metrics (%s)\n", bound, src.what);
 	uint64_t start = osp_now_ns(), end = o.duration_ns ? start + o.duration_ns : UINT64_MAX;
-	for (uint64_t tick = start + interval; !stop_sig; tick += interval) {
-		wait_until(tick < end ? tick : end, &wait_mask);
+	for (uint64_t tick = start + interval; !osp_stop_sig; tick += interval) {
+		osp_sleep_until(tick < end ? tick : end, &wait_mask);
 		if (add_interval(&src))
 			osp_err("serve: collection incomplete");
 		struct osp_set *snap = copy_set(src.cum);
@@ -176,9 +147,13 @@ int cmd_serve(int argc, char **argv)
 			serve_http_publish(http, snap);
 		if (tick >= end)
 			break;
+		/* a read slower than -i: the next one starts now, no catching up */
+		uint64_t now = osp_now_ns();
+		if (now > tick + interval)
+			tick = now - interval;
 	}
-	if (stop_sig)
-		fprintf(stderr, "osprof: %s: stopping\n", strsignal(stop_sig));
+	if (osp_stop_sig)
+		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_stop_sig));
 	serve_http_stop(http);
 	osp_set_metaf(src.cum, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
 	char err[512];

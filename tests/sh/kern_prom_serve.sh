@@ -6,14 +6,12 @@
 # histograms (text format, job "classic") and the native ones (protobuf,
 # job "native").
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/prom.bash"
 need_root
 need_btf
 command -v prometheus >/dev/null || skip "prometheus not installed (apt-get install prometheus)"
 N=5000
-# a comm of our own: other tests may run kern_sys at the same time
-WL=$TMP/promwl$$
-cp "$PROGS/kern_sys" "$WL" || fail "copy workload"
-COMM=$(basename "$WL" | cut -c1-15)
+workload_copy promwl
 serve_pid= prom_pid=
 cleanup() {
 	for p in $prom_pid $serve_pid; do kill "$p" 2>/dev/null && wait "$p" 2>/dev/null; done
@@ -21,16 +19,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$OSPROF" serve --listen 127.0.0.1:0 -l syscall --comm "$COMM" -i 200ms -o "$TMP/served.osp" \
-	2>"$TMP/serve.err" &
-serve_pid=$!
-for _ in $(seq 600); do
-	grep -q 'serving http' "$TMP/serve.err" && break
-	kill -0 $serve_pid 2>/dev/null || fail "serve exited: $(cat "$TMP/serve.err")"
-	sleep 0.05
-done
-target=$(sed -n 's|.*serving http://\([^/]*\)/metrics.*|\1|p' "$TMP/serve.err")
-[ -n "$target" ] || fail "serve did not say where it listens: $(cat "$TMP/serve.err")"
+start_serve -l syscall --comm "$COMM" -i 200ms -o "$TMP/served.osp"
+target=$serve_addr
 
 # a free loopback port for Prometheus's own API
 pport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')

@@ -2,8 +2,10 @@
 # (reset, unread data) and rounds of 100 concurrent scrapes. serve stays up,
 # every response it completes is whole and valid, connections beyond its
 # bound are refused rather than queued without limit, and its RSS stays
-# flat from round 2 to round 10 (no leak per scrape). Loopback only.
+# flat from round 2 to round 10 (no leak per scrape); SIGTERM then stops
+# it. Loopback only.
 . "$(dirname "$0")/../lib.sh"
+. "$ROOT/tests/prom.bash"
 need_root
 need_btf
 command -v promtool >/dev/null || skip "promtool not installed (apt-get install prometheus)"
@@ -13,19 +15,10 @@ cleanup() {
 	rm -rf "$TMP"
 }
 trap cleanup EXIT
-WL=$TMP/promrb$$
-cp "$PROGS/kern_sys" "$WL" || fail "copy workload"
-COMM=$(basename "$WL" | cut -c1-15)
-# r = 16 and a few kinds of calls: a response of some size
-"$OSPROF" serve --listen 127.0.0.1:0 -r 16 -l syscall --comm "$COMM" -i 100ms 2>"$TMP/serve.err" &
-serve_pid=$!
-for _ in $(seq 600); do
-	grep -q 'serving http' "$TMP/serve.err" && break
-	kill -0 $serve_pid 2>/dev/null || fail "serve exited: $(cat "$TMP/serve.err")"
-	sleep 0.05
-done
-url=$(sed -n 's|.*serving \(http://[^ ]*/metrics\).*|\1|p' "$TMP/serve.err")
-[ -n "$url" ] || fail "no address: $(cat "$TMP/serve.err")"
+workload_copy promrb
+# r = 4 and a few kinds of calls: a response of some size
+start_serve -r 4 -l syscall --comm "$COMM" -i 200ms
+url=http://$serve_addr/metrics
 "$WL" count 3000 1 1 >/dev/null || fail "workload"
 "$WL" sleep 200 50 >/dev/null || fail "workload sleep"
 "$WL" badread 500 >/dev/null || fail "workload badread"
@@ -108,4 +101,13 @@ grow = rss_at[10] - rss_at[2]
 assert grow <= 2048, "RSS grew %d KiB from round 2 to 10" % grow
 PY
 kill -0 $serve_pid || fail "serve died"
+# SIGTERM stops it (bounded wait), even while its reads are busy
+kill -TERM $serve_pid
+for _ in $(seq 300); do
+	kill -0 $serve_pid 2>/dev/null || break
+	sleep 0.1
+done
+kill -0 $serve_pid 2>/dev/null && fail "serve ignores SIGTERM"
+wait $serve_pid || fail "serve exit status $?"
+serve_pid=
 echo ok
