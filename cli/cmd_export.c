@@ -26,8 +26,7 @@ static const char usage[] =
     "  --max-series N   export the first N profiles of the file only (0 = all,\n"
     "                   the default); the rest are counted in the overflow\n"
     "                   counters\n"
-    "  --host NAME      host label of profiles that have no host dimension\n\n"
-    "Exit status: 0 written; 1 OUT cannot be written; 2 bad usage or FILE.\n";
+    "  --host NAME      host label of profiles that have no host dimension\n";
 
 int cmd_export(int argc, char **argv)
 {

@@ -26,9 +26,7 @@ static const char usage[] =
     "different resolutions r; a sliced and an unsliced file, different slice\n"
     "lengths, or slices that start at different times (start_wall_ns more than\n"
     "1 % of a slice apart), unless --drop-slices; a key with no room for the host\n"
-    "dimension; counts that would exceed 2^64-1 (never wrapped).\n\n"
-    "Exit status: 0 OUT written; 1 OUT cannot be written; 2 bad usage or FILEs\n"
-    "that cannot be merged (nothing written).\n";
+    "dimension; counts that would exceed 2^64-1 (never wrapped).\n";
 
 struct host_seen {
 	UT_hash_handle hh;
