@@ -34,7 +34,7 @@ static void snapshot_put(struct serve_http *h, struct snapshot *s)
 
 void serve_http_publish(struct serve_http *h, struct osp_set *set)
 {
-	struct snapshot *s = malloc(sizeof(*s));
+	struct snapshot *s = set ? malloc(sizeof(*s)) : NULL;
 	if (!s) {
 		osp_set_free(set);
 		return; /* scrapes keep seeing the previous snapshot */

@@ -160,15 +160,40 @@ static size_t key_len(const char *layer, const char *op, const struct osp_dim *s
 	return len;
 }
 
-static char *make_key(const char *layer, const char *op, struct osp_dim *sorted, unsigned n)
+static char *put_str(char *w, const char *s)
 {
-	char *k = malloc(key_len(layer, op, sorted, n) + 1), *w = k;
+	size_t n = strlen(s);
+	memcpy(w, s, n);
+	return w + n;
+}
+
+/* The key into buf when it fits (lookups are the hot path of merge and of
+ * the readers: no allocation then), else into a new allocation; NULL on
+ * ENOMEM. Free with free_key. */
+static char *make_key(const char *layer, const char *op, struct osp_dim *sorted, unsigned n,
+                      char *buf, size_t buflen)
+{
+	size_t len = key_len(layer, op, sorted, n) + 1;
+	char *k = len <= buflen ? buf : malloc(len), *w = k;
 	if (!k)
 		return NULL;
-	w += sprintf(w, "%s\x1f%s", layer, op);
-	for (unsigned i = 0; i < n; i++)
-		w += sprintf(w, "\x1f%s=%s", sorted[i].name, sorted[i].value);
+	w = put_str(w, layer);
+	*w++ = '\x1f';
+	w = put_str(w, op);
+	for (unsigned i = 0; i < n; i++) {
+		*w++ = '\x1f';
+		w = put_str(w, sorted[i].name);
+		*w++ = '=';
+		w = put_str(w, sorted[i].value);
+	}
+	*w = '\0';
 	return k;
+}
+
+static void free_key(char *k, const char *buf)
+{
+	if (k != buf)
+		free(k);
 }
 
 /* Stores key, layer, op and dims of p in one allocation: a profile is small
@@ -220,14 +245,15 @@ struct osp_profile *osp_set_find(const struct osp_set *s, const char *layer, con
                                  const struct osp_dim *dims, unsigned ndims)
 {
 	struct osp_dim sorted[OSP_MAX_DIMS];
+	char buf[256];
 	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
 		return NULL;
-	char *key = make_key(layer, op, sorted, ndims);
+	char *key = make_key(layer, op, sorted, ndims, buf, sizeof(buf));
 	if (!key)
 		return NULL;
 	struct prof_node *head = s->index, *found = NULL;
 	HASH_FIND_STR(head, key, found);
-	free(key);
+	free_key(key, buf);
 	return found ? &found->p : NULL;
 }
 
@@ -235,15 +261,16 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
                                 const struct osp_dim *dims, unsigned ndims)
 {
 	struct osp_dim sorted[OSP_MAX_DIMS];
+	char buf[256];
 	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
 		return NULL;
-	char *key = make_key(layer, op, sorted, ndims);
+	char *key = make_key(layer, op, sorted, ndims, buf, sizeof(buf));
 	if (!key)
 		return NULL;
 	struct prof_node *head = s->index, *found = NULL;
 	HASH_FIND_STR(head, key, found);
 	if (found) {
-		free(key);
+		free_key(key, buf);
 		return &found->p;
 	}
 	struct prof_node *node = calloc(1, sizeof(*node));
@@ -260,7 +287,7 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
 	struct osp_profile *p = &node->p;
 	if (store_names(p, key, layer, op, sorted, ndims) || osp_hist_init(&p->hist, s->r))
 		goto fail;
-	free(key);
+	free_key(key, buf);
 	key = NULL;
 	head = s->index;
 	HASH_ADD_KEYPTR(hh, head, p->key, strlen(p->key), node);
@@ -268,7 +295,8 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
 	s->profiles[s->n++] = p;
 	return p;
 fail:
-	free(key);
+	if (key)
+		free_key(key, buf);
 	if (node)
 		profile_free(&node->p);
 	return NULL;
