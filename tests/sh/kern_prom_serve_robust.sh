@@ -31,7 +31,11 @@ curl -sf "$url" >"$TMP/first.prom" || fail "scrape"
 grep -q 'op="clock_nanosleep"' "$TMP/first.prom" || fail "workload not served"
 promtool check metrics <"$TMP/first.prom" || fail "promtool rejects the response"
 
-python3 - "$url" "$serve_pid" <<'PY' || fail "hostile scrapers"
+# an ASan build keeps freed memory in quarantine: its RSS says nothing of leaks
+# (LeakSanitizer does, at exit); the RSS bound holds for the real build
+asan=0
+ldd "$OSPROF" | grep -q libasan && asan=1
+python3 - "$url" "$serve_pid" "$asan" <<'PY' || fail "hostile scrapers"
 import socket, struct, sys, threading, urllib.parse
 url, pid = urllib.parse.urlparse(sys.argv[1]), int(sys.argv[2])
 host, port = url.hostname, url.port
@@ -98,7 +102,7 @@ for k in range(1, 11):
     print("round %d: %d of 100 served, RSS %d KiB" % (k, good, rss_at[k]))
 assert ok_text(scrape()), "scrape after the rounds"
 grow = rss_at[10] - rss_at[2]
-assert grow <= 2048, "RSS grew %d KiB from round 2 to 10" % grow
+assert grow <= 2048 or sys.argv[3] == "1", "RSS grew %d KiB from round 2 to 10" % grow
 PY
 kill -0 $serve_pid || fail "serve died"
 # SIGTERM stops it (bounded wait), even while its reads are busy
