@@ -37,6 +37,7 @@ void osp_diff_opts_default(struct osp_diff_opts *o)
 	o->min_share_lat = 0.01;
 	o->min_share_ops = 0.01;
 	o->min_count = 10;
+	o->skip_insignificant_scores = 0;
 	osp_cmp_opts_default(&o->cmp);
 }
 
@@ -182,13 +183,15 @@ static void judge(const struct osp_diff_opts *o, double thr, const struct totals
 	shares(e->a, ta, &la, &oa);
 	shares(e->b, tb, &lb, &ob);
 	e->share = fmax(la, lb);
-	osp_compare_hists(a, b, &o->cmp, &e->scores);
-	e->score = e->scores.score[o->metric];
 	e->reason[0] = '\0';
+	int insignificant = (fmax(la, lb) < o->min_share_lat && fmax(oa, ob) < o->min_share_ops) ||
+	                    (a->count < o->min_count && b->count < o->min_count);
+	if (!insignificant || !o->skip_insignificant_scores)
+		osp_compare_hists(a, b, &o->cmp, &e->scores);
+	e->score = e->scores.score[o->metric];
 
 	/* Phase 1. */
-	if ((fmax(la, lb) < o->min_share_lat && fmax(oa, ob) < o->min_share_ops) ||
-	    (a->count < o->min_count && b->count < o->min_count)) {
+	if (insignificant) {
 		e->verdict = OSP_VERDICT_INSIGNIFICANT;
 		decided(e, 1, "insignificant", e->share, o->min_share_lat);
 		addf(e->reason, sizeof(e->reason),

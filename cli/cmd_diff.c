@@ -9,7 +9,8 @@
 #include <osprof/render.h>
 
 static const char usage[] =
-    "usage: osprof diff [OPTIONS] A B\n\n"
+    "usage: osprof diff [OPTIONS] A B\n"
+    "       osprof diff --by host [OPTIONS] SET [SET...]\n\n"
     "Compares two complete profile sets and reports the few profiles that differ,\n"
     "ranked by score, each with its scores and the reason (new peak at 256 us-1 ms,\n"
     "total latency +40 %, ...), then the profiles present on only one side.\n"
@@ -35,7 +36,16 @@ static const char usage[] =
     "  -a, --all               also list similar and insignificant profiles\n"
     "      --json              NDJSON: one object per compared profile in rank\n"
     "                          order: layer, op, dims, verdict (differs, similar,\n"
-    "                          insignificant, only_in_a, only_in_b), scores, reason\n\n"
+    "                          insignificant, only_in_a, only_in_b), scores, reason\n"
+    "      --by host           fleet mode: which hosts are not like the others.\n"
+    "                          SET is a set merged from many hosts (osprof merge\n"
+    "                          keeps each file's host as a host dimension), or\n"
+    "                          several SETs merged here. Every host is diffed\n"
+    "                          against the mean of the other hosts and the hosts\n"
+    "                          are ranked by SCORE: the % of their latency in\n"
+    "                          profiles that differ (or exist on one side only),\n"
+    "                          each at its larger share; 0 = like the others.\n"
+    "                          With --json one object per host.\n\n"
     "Sets at different resolutions are compared at the coarser one (exact: the\n"
     "buckets nest); a note on stderr says so.\n"
     "Every change must also be beyond chance for the sample sizes (counts and\n"
@@ -45,7 +55,7 @@ static const char usage[] =
     "names the phase, the test and its threshold.\n"
     "Exit status: 0 when compared (whatever the verdicts), 2 on bad usage or input.\n";
 
-enum { OPT_JSON = 256, OPT_MIN_SHARE, OPT_MIN_OPS, OPT_MIN_COUNT, OPT_NEAR, OPT_DROP };
+enum { OPT_JSON = 256, OPT_MIN_SHARE, OPT_MIN_OPS, OPT_MIN_COUNT, OPT_NEAR, OPT_DROP, OPT_BY };
 
 #define MAX_DROP 8
 
@@ -158,6 +168,90 @@ static void print_text(const struct osp_diff *d, const struct osp_diff_opts *o, 
 	}
 }
 
+/* The sets named, merged with each file's host as a host dimension. */
+static struct osp_set *load_fleet(int n, char **files)
+{
+	struct osp_set *fleet = NULL;
+	char err[512];
+	for (int i = 0; i < n; i++) {
+		struct osp_set *s = osp_cli_load(files[i]);
+		if (!s || n == 1) {
+			if (!s)
+				osp_set_free(fleet);
+			return s;
+		}
+		int bad = 0;
+		if (!fleet && !(fleet = osp_set_new(s->r)))
+			bad = 1;
+		else if (fleet->n && fleet->r != s->r)
+			bad = osp_usage_err("diff", "%s: r=%u, %s has r=%u", files[i], s->r,
+			                    files[0], fleet->r);
+		else if (osp_set_merge_dim(fleet, s, "host", osp_get_meta(s, "host"), err,
+		                           sizeof(err)))
+			bad = osp_usage_err("diff", "%s: %s", files[i], err);
+		osp_set_free(s);
+		if (bad) {
+			osp_set_free(fleet);
+			return NULL;
+		}
+	}
+	return fleet;
+}
+
+static int diff_hosts(int n, char **files, const struct osp_diff_opts *o, int json,
+                      const char **drop, unsigned ndrop)
+{
+	if (n < 1)
+		return osp_usage_err("diff", "--by host: expected a SET (or several)");
+	struct osp_set *s = load_fleet(n, files);
+	if (!s)
+		return OSP_EXIT_USAGE;
+	if (ndrop && replace(&s, osp_set_drop_dims(s, drop, ndrop))) {
+		osp_err("diff: out of memory");
+		osp_set_free(s);
+		return OSP_EXIT_FAIL;
+	}
+	struct osp_host_ranking hr;
+	char err[256];
+	int rc = osp_diff_hosts(s, o, &hr, err, sizeof(err));
+	osp_set_free(s);
+	if (rc == -EINVAL)
+		return osp_usage_err("diff", "%s: %s", files[0], err);
+	if (rc) {
+		osp_err("diff: out of memory");
+		return OSP_EXIT_FAIL;
+	}
+	if (!json) {
+		size_t unlike = 0;
+		for (size_t i = 0; i < hr.n; i++)
+			unlike += hr.hosts[i].score > 0;
+		printf("osprof diff --by host: %zu hosts, each against the mean of the others; "
+		       "metric %s\n%zu not like the others",
+		       hr.n, osp_metric_name(o->metric), unlike);
+		if (hr.nohost)
+			printf(" (%zu profiles without a host dimension left out)", hr.nohost);
+		printf("\n\n%4s  %-20s %6s %6s %5s  %s\n", "RANK", "HOST", "SCORE", "DIFFER",
+		       "ONLY", "FIRST DIFFERENCE");
+	}
+	for (size_t i = 0; i < hr.n; i++) {
+		const struct osp_host_rank *h = &hr.hosts[i];
+		if (json) {
+			printf("{\"rank\":%zu,\"host\":\"", i + 1);
+			osp_json_string(stdout, h->host);
+			printf("\",\"score\":%.3f,\"differ\":%zu,\"only\":%zu,\"count\":%" PRIu64
+			       ",\"first\":\"",
+			       h->score, h->ndiffer, h->nonly, h->count);
+			osp_json_string(stdout, h->top);
+			puts("\"}");
+		} else {
+			printf("%4zu  %-20s %6.1f %6zu %5zu  %s\n", i + 1, h->host, h->score,
+			       h->ndiffer, h->nonly, h->top[0] ? h->top : "-");
+		}
+	}
+	osp_host_ranking_free(&hr);
+	return fflush(stdout) ? OSP_EXIT_FAIL : OSP_EXIT_OK;
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -170,11 +264,12 @@ int cmd_diff(int argc, char **argv)
 	    {"drop-dim", required_argument, 0, OPT_DROP},
 	    {"all", no_argument, 0, 'a'},
 	    {"json", no_argument, 0, OPT_JSON},
+	    {"by", required_argument, 0, OPT_BY},
 	    {"help", no_argument, 0, 'h'},
 	    {0, 0, 0, 0},
 	};
 	struct osp_diff_opts o;
-	int c, json = 0, all = 0;
+	int c, json = 0, all = 0, by_host = 0;
 	char *end;
 	const char *drop[MAX_DROP];
 	unsigned ndrop = 0;
@@ -222,6 +317,12 @@ int cmd_diff(int argc, char **argv)
 		case 'a':
 			all = 1;
 			break;
+		case OPT_BY:
+			if (strcmp(optarg, "host"))
+				return osp_usage_err("diff", "--by: '%s': only 'host' is supported",
+				                     optarg);
+			by_host = 1;
+			break;
 		case OPT_JSON:
 			json = 1;
 			break;
@@ -239,6 +340,9 @@ int cmd_diff(int argc, char **argv)
 			return osp_usage_err("diff", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (by_host)
+		return diff_hosts(argc - optind, argv + optind, &o, json, ndrop ? drop : NULL,
+		                  ndrop);
 	if (optind != argc - 2)
 		return osp_usage_err("diff", "expected two files A and B");
 	const char *fa = argv[optind], *fb = argv[optind + 1];

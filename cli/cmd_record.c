@@ -32,26 +32,6 @@ static const char usage_head[] =
     "are not a loss; 2 bad option, value or output path (nothing attached); 1\n"
     "profiling cannot start here or FILE cannot be written.\n";
 
-/* Sleeps until the monotonic time `until` or a signal; 1 if interrupted.
- * SIGINT and SIGTERM are blocked except inside ppoll, which unblocks them
- * atomically: a signal arriving just before the wait cannot be missed. */
-static sigset_t wait_mask;
-
-static int sleep_until(uint64_t until)
-{
-	for (;;) {
-		if (osp_signals_stop())
-			return 1;
-		uint64_t now = osp_now_ns();
-		if (now >= until)
-			return 0;
-		uint64_t d = until - now;
-		struct timespec ts = {(time_t)(d / 1000000000ull), (long)(d % 1000000000ull)};
-		if (ppoll(NULL, 0, &ts, &wait_mask) < 0 && errno != EINTR)
-			return 0;
-	}
-}
-
 static int parse_positional(int argc, char **argv, int next, uint64_t *interval, long *count)
 {
 	*interval = 0;
@@ -116,14 +96,9 @@ int cmd_record(int argc, char **argv)
 		goto out_opts;
 	}
 	osp_set_meta(s.set, "command", "record");
+	sigset_t wait_mask;
 	osp_signals_install();
-	sigset_t block;
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &wait_mask);
-	sigdelset(&wait_mask, SIGINT);
-	sigdelset(&wait_mask, SIGTERM);
+	osp_signals_block(&wait_mask);
 
 	int n = nlayers;
 	if ((rc = osp_collect_prepare("record", &s, layers, &n)) ||
@@ -138,7 +113,7 @@ int cmd_record(int argc, char **argv)
 	unsigned k = 0;
 	if (interval) {
 		for (uint64_t tick = start + interval;; tick += interval) {
-			int sig = sleep_until(tick < end ? tick : end);
+			int sig = osp_signals_sleep_until(tick < end ? tick : end, &wait_mask);
 			struct osp_set *iv = osp_set_new(s.r);
 			if (!iv)
 				goto out;
@@ -161,7 +136,7 @@ int cmd_record(int argc, char **argv)
 				break;
 		}
 	} else {
-		sleep_until(end);
+		osp_signals_sleep_until(end, &wait_mask);
 		for (int i = 0; i < nlayers; i++)
 			if (layers[i]->collect && layers[i]->collect(&s, i, 0) < 0)
 				osp_err("record: layer %s: collection incomplete", layers[i]->name);

@@ -28,41 +28,6 @@ static const char usage_head[] =
     "layer (filter), p or space pause, c cumulative or last-interval values,\n"
     "w write the profile set to -o FILE, z zero the counters.\n";
 
-/* --replay FILE is top's own option: taken out before the shared parser. */
-static const char *take_replay(int *argc, char **argv)
-{
-	const char *file = NULL;
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		int shift = 0;
-		if (!strcmp(a, "--replay") && i + 1 < *argc) {
-			file = argv[i + 1];
-			shift = 2;
-		} else if (!strncmp(a, "--replay=", 9)) {
-			file = a + 9;
-			shift = 1;
-		} else if (!strcmp(a, "--")) {
-			break;
-		}
-		if (shift) {
-			memmove(argv + i, argv + i + shift,
-			        (size_t)(*argc - i - shift) * sizeof(*argv));
-			*argc -= shift;
-			i--;
-		}
-	}
-	return file;
-}
-
-static int explicit_output(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
-		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
-			return 1;
-	return 0;
-}
-
 static void zero(struct osp_set *s)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -135,7 +100,8 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 
 int cmd_top(int argc, char **argv)
 {
-	const char *replay = take_replay(&argc, argv);
+	/* --replay FILE is top's own option: taken out before the shared parser */
+	const char *replay = osp_cli_take_opt(&argc, argv, "replay");
 	struct osp_collect_opts o;
 	int next, rc = osp_collect_parse("top", usage_head, 1, argc, argv, &o, &next);
 	if (rc)
@@ -163,7 +129,7 @@ int cmd_top(int argc, char **argv)
 	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
 	struct top_source src;
 	memset(&src, 0, sizeof(src));
-	rc = replay ? top_source_replay(&src, replay) : top_source_live(&src, &o);
+	rc = replay ? top_source_replay(&src, replay) : top_source_live(&src, &o, "top");
 	if (rc)
 		goto out_opts;
 	osp_signals_install(); /* no SA_RESTART: wakes getch */
@@ -181,7 +147,7 @@ int cmd_top(int argc, char **argv)
 	v.interval_ns = interval;
 	rc = run(&src, &v, o.duration_ns);
 	endwin();
-	if (osp_signals_stop() && explicit_output(argc, argv)) {
+	if (osp_signals_stop() && osp_cli_explicit_output(argc, argv)) {
 		/* Ctrl-C/SIGTERM with -o: keep what was collected. */
 		char err[256];
 		if (osp_set_save(v.cum, o.output, err, sizeof(err)) < 0) {

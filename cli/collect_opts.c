@@ -358,3 +358,40 @@ int osp_collect_check_output(const char *cmd, const char *output)
 		return osp_usage_err(cmd, "-o %s", err);
 	return 0;
 }
+
+const char *osp_cli_take_opt(int *argc, char **argv, const char *name)
+{
+	const char *val = NULL;
+	size_t len = strlen(name);
+	for (int i = 1; i < *argc; i++) {
+		const char *a = argv[i];
+		int shift = 0;
+		if (!strcmp(a, "--"))
+			break;
+		if (strncmp(a, "--", 2) || strncmp(a + 2, name, len))
+			continue;
+		if (!a[2 + len] && i + 1 < *argc) {
+			val = argv[i + 1];
+			shift = 2;
+		} else if (a[2 + len] == '=') {
+			val = a + 3 + len;
+			shift = 1;
+		}
+		if (shift) {
+			memmove(argv + i, argv + i + shift,
+			        (size_t)(*argc - i - shift) * sizeof(*argv));
+			*argc -= shift;
+			i--;
+		}
+	}
+	return val;
+}
+
+int osp_cli_explicit_output(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
+		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
+			return 1;
+	return 0;
+}

@@ -30,6 +30,13 @@ extern const char osp_collect_opts_help[];
 int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int argc, char **argv,
                       struct osp_collect_opts *o, int *next);
 
+/* Takes a command's own option `--NAME VALUE` or `--NAME=VALUE` out of argv
+ * (before the shared parser sees it) and returns VALUE, the last one given,
+ * or NULL. Stops at "--". */
+const char *osp_cli_take_opt(int *argc, char **argv, const char *name);
+/* 1 if argv names -o/--output (top and serve write a file only then). */
+int osp_cli_explicit_output(int argc, char **argv);
+
 /* Resolves o->layers (or the defaults: syscall,fs,block,lock as root when
  * compiled in, else user) into layers[]; 0 or 2 after an error. */
 /* Checks that -o can be written (directory exists and is writable, the

@@ -38,7 +38,7 @@ static void usage(FILE *out)
  * own, which add 3 for losses. */
 static void exit_status_help(const char *name)
 {
-	static const char *const own[] = {"run", "record", "rootcause", "mount", "netfs"};
+	static const char *const own[] = {"run", "record", "rootcause", "mount", "netfs", "serve"};
 	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
 		if (!strcmp(name, own[i]))
 			return;

@@ -52,12 +52,12 @@ static void live_close(struct top_source *src)
 	src->cum = NULL;
 }
 
-int top_source_live(struct top_source *src, struct osp_collect_opts *o)
+int top_source_live(struct top_source *src, struct osp_collect_opts *o, const char *cmd)
 {
 	struct live *l = calloc(1, sizeof(*l));
 	if (!l)
 		return OSP_EXIT_FAIL;
-	int rc = osp_collect_layers("top", o, l->layers, &l->nlayers);
+	int rc = osp_collect_layers(cmd, o, l->layers, &l->nlayers);
 	if (rc) {
 		free(l);
 		return rc;
@@ -71,15 +71,15 @@ int top_source_live(struct top_source *src, struct osp_collect_opts *o)
 		return OSP_EXIT_FAIL;
 	}
 	o->interval_ns = interval;
-	osp_set_meta(l->s.set, "command", "top");
+	osp_set_meta(l->s.set, "command", cmd);
 	src->priv = l;
 	src->poll = live_poll;
 	src->close = live_close;
 	src->cum = l->s.set;
 	l->prepared = l->nlayers;
-	rc = osp_collect_prepare("top", &l->s, l->layers, &l->prepared);
+	rc = osp_collect_prepare(cmd, &l->s, l->layers, &l->prepared);
 	if (!rc)
-		rc = osp_collect_attach("top", &l->s, l->layers, &l->prepared);
+		rc = osp_collect_attach(cmd, &l->s, l->layers, &l->prepared);
 	l->nlayers = l->prepared;
 	if (rc) {
 		live_close(src);

@@ -22,8 +22,8 @@ struct top_source {
 };
 
 /* Prepares and attaches the layers of o; 0 or an exit status (after one
- * clear line on stderr). */
-int top_source_live(struct top_source *src, struct osp_collect_opts *o);
+ * clear line on stderr naming cmd). `osprof serve` polls the same source. */
+int top_source_live(struct top_source *src, struct osp_collect_opts *o, const char *cmd);
 /* Loads FILE for replay; 0 or an exit status. */
 int top_source_replay(struct top_source *src, const char *file);
 

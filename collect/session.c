@@ -2,11 +2,14 @@
  * (collect/session.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#include <osprof/clock.h>
 #include "collect/session.h"
 #include "collect/user_elf.h"
 
@@ -91,4 +94,32 @@ void osp_signals_child(pid_t pid)
 int osp_signals_stop(void)
 {
 	return stop_sig;
+}
+
+void osp_signals_block(sigset_t *wait_mask)
+{
+	sigset_t block;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, wait_mask);
+	sigdelset(wait_mask, SIGINT);
+	sigdelset(wait_mask, SIGTERM);
+}
+
+int osp_signals_sleep_until(uint64_t until, const sigset_t *wait_mask)
+{
+	for (;;) {
+		if (stop_sig)
+			return 1;
+		uint64_t now = osp_now_ns(), d = now < until ? until - now : 0;
+		struct timespec ts = {(time_t)(d / 1000000000ull), (long)(d % 1000000000ull)};
+		/* Even when late (d = 0) the signals are let in once: a command
+		 * whose every interval overruns would otherwise never see one. */
+		int rc = ppoll(NULL, 0, &ts, wait_mask);
+		if (stop_sig)
+			return 1;
+		if (!d || (rc < 0 && errno != EINTR))
+			return 0;
+	}
 }

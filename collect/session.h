@@ -4,6 +4,8 @@
 #ifndef OSPROF_COLLECT_SESSION_H
 #define OSPROF_COLLECT_SESSION_H
 
+#include <signal.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct osp_spawn_opts {
@@ -34,5 +36,12 @@ void osp_signals_install(void);
 void osp_signals_child(pid_t child); /* 0: none (any more) */
 /* The first stop signal received, or 0. */
 int osp_signals_stop(void);
+/* For loops that sleep between reads (record, serve): SIGINT and SIGTERM
+ * blocked except while sleeping, so one that arrives just before a sleep
+ * is not missed; *wait_mask is the mask to sleep under. */
+void osp_signals_block(sigset_t *wait_mask);
+/* Sleeps until the monotonic time `until` (ns) or a stop signal; 1 if
+ * stopped. */
+int osp_signals_sleep_until(uint64_t until, const sigset_t *wait_mask);
 
 #endif

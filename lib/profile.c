@@ -160,15 +160,40 @@ static size_t key_len(const char *layer, const char *op, const struct osp_dim *s
 	return len;
 }
 
-static char *make_key(const char *layer, const char *op, struct osp_dim *sorted, unsigned n)
+static char *put_str(char *w, const char *s)
 {
-	char *k = malloc(key_len(layer, op, sorted, n) + 1), *w = k;
+	size_t n = strlen(s);
+	memcpy(w, s, n);
+	return w + n;
+}
+
+/* The key into buf when it fits (lookups are the hot path of merge and of
+ * the readers: no allocation then), else into a new allocation; NULL on
+ * ENOMEM. Free with free_key. */
+static char *make_key(const char *layer, const char *op, struct osp_dim *sorted, unsigned n,
+                      char *buf, size_t buflen)
+{
+	size_t len = key_len(layer, op, sorted, n) + 1;
+	char *k = len <= buflen ? buf : malloc(len), *w = k;
 	if (!k)
 		return NULL;
-	w += sprintf(w, "%s\x1f%s", layer, op);
-	for (unsigned i = 0; i < n; i++)
-		w += sprintf(w, "\x1f%s=%s", sorted[i].name, sorted[i].value);
+	w = put_str(w, layer);
+	*w++ = '\x1f';
+	w = put_str(w, op);
+	for (unsigned i = 0; i < n; i++) {
+		*w++ = '\x1f';
+		w = put_str(w, sorted[i].name);
+		*w++ = '=';
+		w = put_str(w, sorted[i].value);
+	}
+	*w = '\0';
 	return k;
+}
+
+static void free_key(char *k, const char *buf)
+{
+	if (k != buf)
+		free(k);
 }
 
 /* Stores key, layer, op and dims of p in one allocation: a profile is small
@@ -220,14 +245,15 @@ struct osp_profile *osp_set_find(const struct osp_set *s, const char *layer, con
                                  const struct osp_dim *dims, unsigned ndims)
 {
 	struct osp_dim sorted[OSP_MAX_DIMS];
+	char buf[256];
 	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
 		return NULL;
-	char *key = make_key(layer, op, sorted, ndims);
+	char *key = make_key(layer, op, sorted, ndims, buf, sizeof(buf));
 	if (!key)
 		return NULL;
 	struct prof_node *head = s->index, *found = NULL;
 	HASH_FIND_STR(head, key, found);
-	free(key);
+	free_key(key, buf);
 	return found ? &found->p : NULL;
 }
 
@@ -235,27 +261,33 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
                                 const struct osp_dim *dims, unsigned ndims)
 {
 	struct osp_dim sorted[OSP_MAX_DIMS];
+	char buf[256];
 	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
 		return NULL;
-	char *key = make_key(layer, op, sorted, ndims);
+	char *key = make_key(layer, op, sorted, ndims, buf, sizeof(buf));
 	if (!key)
 		return NULL;
 	struct prof_node *head = s->index, *found = NULL;
 	HASH_FIND_STR(head, key, found);
 	if (found) {
-		free(key);
+		free_key(key, buf);
 		return &found->p;
 	}
 	struct prof_node *node = calloc(1, sizeof(*node));
-	struct osp_profile **grown = realloc(s->profiles, (s->n + 1) * sizeof(*grown));
-	if (grown)
-		s->profiles = grown;
+	/* The array doubles when n reaches a power of two (its capacity then),
+	 * so adding n profiles copies O(n) pointers, not O(n^2). */
+	struct osp_profile **grown = s->profiles;
+	if (!(s->n & (s->n - 1))) {
+		grown = realloc(s->profiles, (s->n ? 2 * s->n : 1) * sizeof(*grown));
+		if (grown)
+			s->profiles = grown;
+	}
 	if (!node || !grown)
 		goto fail;
 	struct osp_profile *p = &node->p;
 	if (store_names(p, key, layer, op, sorted, ndims) || osp_hist_init(&p->hist, s->r))
 		goto fail;
-	free(key);
+	free_key(key, buf);
 	key = NULL;
 	head = s->index;
 	HASH_ADD_KEYPTR(hh, head, p->key, strlen(p->key), node);
@@ -263,7 +295,8 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
 	s->profiles[s->n++] = p;
 	return p;
 fail:
-	free(key);
+	if (key)
+		free_key(key, buf);
 	if (node)
 		profile_free(&node->p);
 	return NULL;
@@ -327,8 +360,42 @@ void osp_profile_add(struct osp_set *s, struct osp_profile *p, uint64_t v, uint6
 	}
 }
 
+/* Key of sp in dst: its own dims, with dimension `name` set to `value`
+ * unless sp has one of that name already (a file merged before keeps the
+ * host it names), or with `name` removed when value is NULL. */
+static struct osp_profile *merge_target(struct osp_set *dst, const struct osp_profile *sp,
+                                        const char *name, const char *value, char *err,
+                                        size_t errlen)
+{
+	if (!name || (value && osp_profile_dim(sp, name)))
+		return osp_set_get(dst, sp->layer, sp->op, sp->dims, sp->ndims);
+	struct osp_dim dims[OSP_MAX_DIMS];
+	unsigned n = 0;
+	for (unsigned i = 0; i < sp->ndims; i++)
+		if (strcmp(sp->dims[i].name, name))
+			dims[n++] = sp->dims[i];
+	if (value) {
+		if (n == OSP_MAX_DIMS) {
+			snprintf(err, errlen,
+			         "profile %s:%s has %d dimensions already: no room for '%s'",
+			         sp->layer, sp->op, OSP_MAX_DIMS, name);
+			return NULL;
+		}
+		dims[n++] = (struct osp_dim){(char *)name, (char *)value};
+	}
+	return osp_set_get(dst, sp->layer, sp->op, dims, n);
+}
+
 int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, size_t errlen)
 {
+	return osp_set_merge_dim(dst, src, NULL, NULL, err, errlen);
+}
+
+int osp_set_merge_dim(struct osp_set *dst, const struct osp_set *src, const char *name,
+                      const char *value, char *err, size_t errlen)
+{
+	if (err && errlen)
+		*err = '\0';
 	if (dst->r != src->r) {
 		snprintf(err, errlen, "resolutions differ (%u and %u): profiles cannot be added",
 		         dst->r, src->r);
@@ -361,9 +428,12 @@ int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, siz
 	}
 	for (size_t i = 0; i < src->n; i++) {
 		const struct osp_profile *sp = src->profiles[i];
-		struct osp_profile *dp = osp_set_get(dst, sp->layer, sp->op, sp->dims, sp->ndims);
-		if (!dp)
+		struct osp_profile *dp = merge_target(dst, sp, name, value, err, errlen);
+		if (!dp) {
+			if (*err)
+				return -EINVAL;
 			goto nomem;
+		}
 		if (dp->hist.count && dp->unit != sp->unit) {
 			snprintf(
 			    err, errlen, "profile %s:%s has unit %s in one set and %s in the other",

@@ -7,9 +7,10 @@ FUZZ_CFLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Iinclude -I. -I$(BUILD)/gen -fsani
 .PHONY: fuzz
 fuzz: $(FUZZ_BINS)
 
-# Generated headers of the core (the HTML report's assets, defined in a later
-# fragment: hence the second expansion) come first.
+# Generated files of the core (the HTML report's assets, the Prometheus
+# protobuf code, defined in later fragments: hence the second expansion)
+# come first.
 .SECONDEXPANSION:
-$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $$(HTML_ASSETS_H)
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(LIB_SRCS) $$(HTML_ASSETS_H) $$(PROM_PB_C)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) -lzstd -lz -lm -lpthread
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(PROM_PB_C) -lprotobuf-c -lzstd -lz -lm -lpthread

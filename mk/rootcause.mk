@@ -56,10 +56,11 @@ $(BUILD)/tests/test_rc_search: tests/unit/test_rc_search.c $(RC_ENGINE_OBJS) $(S
 # Fuzz target of the --state parser (run by tests/sh/fuzz_smoke.sh): the
 # rootcause sources on top of the portable core.
 RC_FUZZ_SRCS := $(addprefix rootcause/,output.c search.c peaks.c elfsym.c callsites.c procmaps.c)
-$(BUILD)/fuzz/fuzz_rc_state: tests/fuzz/fuzz_rc_state.c $(RC_FUZZ_SRCS) $(LIB_SRCS) $$(HTML_ASSETS_H)
+$(BUILD)/fuzz/fuzz_rc_state: tests/fuzz/fuzz_rc_state.c $(RC_FUZZ_SRCS) $(LIB_SRCS) $$(HTML_ASSETS_H) \
+		$$(PROM_PB_C)
 	@mkdir -p $(dir $@)
-	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(RC_FUZZ_SRCS) $(LIB_SRCS) -lelf -lcapstone -lzstd -lz -lm \
-		-lpthread
+	$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(RC_FUZZ_SRCS) $(LIB_SRCS) $(PROM_PB_C) -lprotobuf-c -lelf \
+		-lcapstone -lzstd -lz -lm -lpthread
 
 # The relocator's unit test: osprof's planner and the agent's emitter.
 $(BUILD)/tests/test_rc_reloc: tests/unit/test_rc_reloc.c $(BUILD)/obj/rootcause/reloc.o \

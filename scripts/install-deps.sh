@@ -15,6 +15,7 @@ PKGS=(
   libclang-rt-14-dev gzip uthash-dev hyperfine
   dbench sshfs openssh-sftp-server
   xxd libxml2-utils time
+  libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler prometheus
   help2man man-db bash-completion zsh debhelper dpkg-dev fakeroot jq
   qemu-system-x86 busybox-static cpio kmod xz-utils
 )

@@ -216,6 +216,9 @@ struct osp_diff_opts {
 	double min_share_ops; /* latency AND of ops on both sides (0.01 each) */
 	uint64_t min_count;   /* or fewer ops than this on both sides (10) */
 	struct osp_cmp_opts cmp;
+	int skip_insignificant_scores; /* leave the scores of phase-1 insignificant
+	                                  pairs at 0 (a fleet ranking never shows
+	                                  them; scoring is most of the cost) */
 };
 void osp_diff_opts_default(struct osp_diff_opts *o);
 
@@ -259,6 +262,30 @@ struct osp_diff {
 int osp_diff_sets(const struct osp_set *a, const struct osp_set *b, const struct osp_diff_opts *o,
                   struct osp_diff *out, char *err, size_t errlen);
 void osp_diff_free(struct osp_diff *d);
+
+/* ---- Fleets: hosts unlike the others (analysis/fleet.c) -------------- */
+
+struct osp_host_rank {
+	char *host;
+	double score;          /* % of latency in profiles that differ (0 = alike) */
+	size_t ndiffer, nonly; /* profiles that differ / exist on one side only */
+	uint64_t count;        /* the host's calls */
+	char top[384];         /* the first-ranked difference, with its reason */
+};
+
+struct osp_host_ranking {
+	size_t n;
+	struct osp_host_rank *hosts; /* score order, largest first */
+	size_t nohost;               /* profiles of the set with no host dimension */
+};
+
+/* Compares every host of s (profiles with a host dimension, as `osprof
+ * merge` writes them) with the mean of the other hosts, using osp_diff_sets,
+ * and ranks the hosts by the latency share of their differing profiles.
+ * 0, -EINVAL (fewer than two hosts; message in err) or -ENOMEM. */
+int osp_diff_hosts(const struct osp_set *s, const struct osp_diff_opts *o,
+                   struct osp_host_ranking *out, char *err, size_t errlen);
+void osp_host_ranking_free(struct osp_host_ranking *r);
 
 /* ---- Making sets comparable (analysis/transform.c) ----------------- */
 

@@ -121,6 +121,20 @@ uint64_t *osp_profile_slice(struct osp_profile *p, uint64_t index);
  * lengths must match when both are sliced. Metadata of dst is kept; numeric
  * accounting keys (lost_events, unpaired_events) are added. */
 int osp_set_merge(struct osp_set *dst, const struct osp_set *src, char *err, size_t errlen);
+/* The same, with dimension `name` = `value` added to the key of every profile
+ * of src that has none of that name yet (host=web1: a file merged before
+ * keeps the hosts it names), or, value NULL, removed from every key (hosts
+ * combined). name NULL is osp_set_merge. -EINVAL when a key has no room. */
+int osp_set_merge_dim(struct osp_set *dst, const struct osp_set *src, const char *name,
+                      const char *value, char *err, size_t errlen);
+/* 0 when src can be added to dst so that every slice still sums to its
+ * total and slice i means the same time on both sides: same r, both sliced
+ * or neither, same slice length and start (start_wall_ns within 1 % of a
+ * slice). Else -EINVAL with the reason in err. */
+int osp_set_merge_check(const struct osp_set *dst, const struct osp_set *src, char *err,
+                        size_t errlen);
+/* Frees every time slice of s (slice_ns becomes 0): totals only. */
+void osp_set_drop_slices(struct osp_set *s);
 
 /* Orders profiles by total latency, largest first (ties: count, then key). */
 void osp_set_sort_by_total(struct osp_set *s);

@@ -53,6 +53,30 @@ void osp_render_nesting_json(FILE *out, const struct osp_set *s, const struct os
  * column and one row per time slice. */
 void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *o);
 
+/* Prometheus exposition (docs/prometheus.md): one histogram family per layer
+ * and unit (osprof_syscall_latency_seconds, ...), one series per profile
+ * labelled op, its dimensions and host, plus lost/dropped/unpaired and
+ * series-overflow counters. */
+struct osp_prom_opts {
+	size_t max_series; /* export the first N profiles of the set; 0 = all */
+	const char *host;  /* host label where a profile has no host dim; NULL: meta */
+};
+/* Text format 0.0.4 with classic `le` buckets at our exact bucket bounds.
+ * 0, or -1 on ENOMEM or a write error. */
+int osp_render_prometheus(FILE *out, const struct osp_set *s, const struct osp_prom_opts *o);
+/* Length-delimited protobuf MetricFamily messages (what a scraper asking for
+ * application/vnd.google.protobuf gets) with NATIVE histograms in seconds at
+ * schema 8: each of our buckets in the native bucket holding its top, whose
+ * bounds are within 0.27 % of it (docs/prometheus.md). 0, or -1. */
+int osp_render_prometheus_pb(FILE *out, const struct osp_set *s, const struct osp_prom_opts *o);
+/* Native (schema 8) bucket index of v > 0. */
+int osp_prom_native_index(double v);
+/* The counters alone (the text renderer ends with them). */
+void osp_prom_counters(FILE *out, const struct osp_set *s, const char *host, size_t dropped,
+                       uint64_t dropped_calls);
+/* Integer ns as an exact decimal number of seconds ("0.000001023"). */
+void osp_prom_seconds(char *buf, size_t len, uint64_t ns);
+
 /* Writes the key of p as JSON members (no braces):
  * "layer":"...","op":"...","dims":{"name":"value",...} */
 void osp_json_profile_key(FILE *out, const struct osp_profile *p);

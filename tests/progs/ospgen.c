@@ -10,7 +10,9 @@
  *   --single       every sample has the same value (one bucket)
  *   --empty-profile  adds one profile without samples
  *   --shift F      multiplies the slow peak's latency by F (for A/B diffs)
- *   --rootcause    adds root-cause results: profiles with a "path" dimension */
+ *   --rootcause    adds root-cause results: profiles with a "path" dimension
+ *   --host NAME    the host it claims to be measured on (metadata host)
+ *   --start NS     its start_wall_ns (slices of two files line up when equal) */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,7 +47,7 @@ static const char *const ops[][4] = {
 
 int main(int argc, char **argv)
 {
-	const char *out = NULL;
+	const char *out = NULL, *host = NULL, *start = NULL;
 	long n = 8, slices = 0, single = 0, empty_profile = 0, rootcause = 0;
 	unsigned r = 1;
 	double shift = 1.0;
@@ -53,6 +55,8 @@ int main(int argc, char **argv)
 	                                   {"empty-profile", no_argument, NULL, 2},
 	                                   {"shift", required_argument, NULL, 3},
 	                                   {"rootcause", no_argument, NULL, 4},
+	                                   {"host", required_argument, NULL, 5},
+	                                   {"start", required_argument, NULL, 6},
 	                                   {NULL, 0, NULL, 0}};
 	int c;
 	while ((c = getopt_long(argc, argv, "o:n:r:s:S:", lo, NULL)) != -1) {
@@ -84,6 +88,12 @@ int main(int argc, char **argv)
 		case 4:
 			rootcause = 1;
 			break;
+		case 5:
+			host = optarg;
+			break;
+		case 6:
+			start = optarg;
+			break;
 		default:
 			return 2;
 		}
@@ -97,6 +107,10 @@ int main(int argc, char **argv)
 	if (!s)
 		return 1;
 	osp_set_meta(s, "command", "ospgen");
+	if (host)
+		osp_set_meta(s, "host", host);
+	if (start)
+		osp_set_meta(s, "start_wall_ns", start);
 	if (slices)
 		s->slice_ns = 100000000ull;
 	for (long i = 0; i < n; i++) {

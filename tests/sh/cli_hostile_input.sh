@@ -72,10 +72,12 @@ elif [ "${CI:-}" = true ]; then
 	fail "no fuzz build ($fz): make fuzz"
 fi
 
-# merge: counts that would pass 2^64-1 are refused, nothing is written
+# merge: counts that would pass 2^64-1 are refused, nothing is written (one
+# host, so merge adds the two profiles rather than keeping one per host)
 near='osprof-profile-set 2
 r 1
 slice_ns 0
+meta host h
 profile syscall read
 unit ns
 stats 18446744073709551614 30 5 15

@@ -1,0 +1,175 @@
+/* osprof serve: a Prometheus exporter. The kernel layers collect as in
+ * `record` (the same live source as `top`), every -i the interval is added
+ * to the cumulative set and a copy published to the HTTP side. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <osprof/losses.h>
+#include "cli/cli.h"
+#include "cli/collect_opts.h"
+#include "cli/losses.h"
+#include "cli/serve_http.h"
+#include "collect/session.h"
+#include "cli/top_source.h"
+
+static const char usage_head[] =
+    "usage: osprof serve [--listen ADDR:PORT] [--max-series N] [OPTIONS]\n"
+    "                    [-a | -p PID[,PID] | -c CGROUP | --comm NAME]\n\n"
+    "A Prometheus exporter: profiles the live system like `osprof record` (the\n"
+    "same layers and filters) and serves every profile at\n"
+    "http://ADDR:PORT/metrics as a histogram, cumulative since start: family\n"
+    "osprof_LAYER_latency_seconds (osprof_syscall_latency_seconds, ...), labels op,\n"
+    "the profile's dimensions (--by: comm, fs, dev, ...) and host, plus counters\n"
+    "osprof_lost_events_total, osprof_dropped_events_total,\n"
+    "osprof_unpaired_events_total and osprof_series_overflow_total.\n"
+    "A scraper that asks for application/vnd.google.protobuf (Prometheus with\n"
+    "--enable-feature=native-histograms) gets native histograms (schema 8, each\n"
+    "bucket within 0.27 % of ours); any other gets the text format 0.0.4 with\n"
+    "classic `le` buckets at our exact bounds. /metrics?format=text or\n"
+    "?format=protobuf forces one. docs/prometheus.md has the mapping.\n"
+    "Runs until Ctrl-C, SIGTERM or -d DUR; -i DUR is how often the kernel maps\n"
+    "are read (default 1s): a scrape sees the data of the last read. With -o\n"
+    "FILE the cumulative profile set is also written to FILE when serve stops\n"
+    "(what was served, for `osprof report`); without -o nothing is written.\n\n"
+    "Own options:\n"
+    "  --listen ADDR:PORT  where to listen (default 127.0.0.1:9477; [::1]:PORT for\n"
+    "                      IPv6; port 0 picks a free one). Prints\n"
+    "                      \"osprof: serving http://ADDR:PORT/metrics\" once ready.\n"
+    "  --max-series N      export the first N profiles (in order of appearance,\n"
+    "                      so series never flap); later ones are counted in\n"
+    "                      osprof_series_overflow_total (profiles) and\n"
+    "                      osprof_series_overflow_calls_total (their calls);\n"
+    "                      default 10000, 0 = no cap\n"
+    "Bounds: 2 HTTP worker threads, at most 64 connections at once (more are\n"
+    "closed at once), a client stalled for 10 s is dropped.\n\n"
+    "Exit status: 0 stopped by a signal or -d; 3 the same, but events were lost\n"
+    "(one line names each count; --allow-loss: 0); 2 bad option or address; 1\n"
+    "profiling or listening cannot start here.\n";
+
+#define DEFAULT_LISTEN     "127.0.0.1:9477"
+#define DEFAULT_MAX_SERIES 10000
+
+/* A copy of the cumulative set for the scrapers. */
+static struct osp_set *copy_set(const struct osp_set *s)
+{
+	struct osp_set *c = osp_set_new(s->r);
+	char err[128];
+	if (c && osp_set_merge(c, s, err, sizeof(err))) {
+		osp_set_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Adds one interval to the cumulative set, as `record INTERVAL` does. */
+static int add_interval(struct top_source *src)
+{
+	struct osp_set *iv = osp_set_new(src->cum->r);
+	char err[256];
+	if (!iv)
+		return -1;
+	int rc = src->poll(src, iv);
+	if (osp_set_merge(src->cum, iv, err, sizeof(err))) {
+		osp_err("serve: %s", err);
+		rc = -1;
+	}
+	for (size_t m = 0; m < iv->nmeta; m++)
+		if (!osp_get_meta(src->cum, iv->meta[m].key))
+			osp_set_meta(src->cum, iv->meta[m].key, iv->meta[m].value);
+	osp_set_free(iv);
+	return rc;
+}
+
+static int parse_count(const char *arg, size_t *out)
+{
+	char *end;
+	*out = strtoull(arg, &end, 10);
+	if (*end || !*arg || *arg == '-')
+		return osp_usage_err("serve", "--max-series: '%s' is not a count", arg);
+	return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	const char *listen = osp_cli_take_opt(&argc, argv, "listen");
+	const char *max_arg = osp_cli_take_opt(&argc, argv, "max-series");
+	size_t max_series = DEFAULT_MAX_SERIES;
+	struct osp_collect_opts o;
+	int save = osp_cli_explicit_output(argc, argv);
+	int next, rc = osp_collect_parse("serve", usage_head, 1, argc, argv, &o, &next);
+	if (rc)
+		return rc == 1 ? OSP_EXIT_OK : rc;
+	if (save && (rc = osp_collect_check_output("serve", o.output)))
+		goto out_opts;
+	if (next < argc) {
+		rc = osp_usage_err("serve", "unexpected argument '%s'", argv[next]);
+		goto out_opts;
+	}
+	if (max_arg && (rc = parse_count(max_arg, &max_series)))
+		goto out_opts;
+	if ((o.all != 0) + (o.npids != 0) + (o.cgroup != NULL) + (o.comm != NULL) > 1) {
+		rc = osp_usage_err("serve", "-a, -p, -c and --comm exclude each other");
+		goto out_opts;
+	}
+	if (!o.npids && !o.cgroup && !o.comm)
+		o.all = 1;
+	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
+	sigset_t wait_mask;
+	osp_signals_install();
+	osp_signals_block(&wait_mask);
+	/* a scraper that hangs up mid-response must not kill us */
+	signal(SIGPIPE, SIG_IGN);
+
+	char bound[96];
+	struct serve_http *http =
+	    serve_http_start(listen ? listen : DEFAULT_LISTEN, max_series, bound, sizeof(bound));
+	if (!http) {
+		rc = listen ? OSP_EXIT_USAGE : OSP_EXIT_FAIL;
+		goto out_opts;
+	}
+	struct top_source src;
+	memset(&src, 0, sizeof(src));
+	if ((rc = top_source_live(&src, &o, "serve"))) {
+		serve_http_stop(http);
+		goto out_opts;
+	}
+	serve_http_publish(http, copy_set(src.cum));
+	fprintf(stderr, "osprof: serving http://%s/metrics (%s)\n", bound, src.what);
+	uint64_t start = osp_now_ns(), end = o.duration_ns ? start + o.duration_ns : UINT64_MAX;
+	for (uint64_t tick = start + interval; !osp_signals_stop(); tick += interval) {
+		osp_signals_sleep_until(tick < end ? tick : end, &wait_mask);
+		if (add_interval(&src))
+			osp_err("serve: collection incomplete");
+		struct osp_set *snap = copy_set(src.cum);
+		if (snap)
+			serve_http_publish(http, snap);
+		if (tick >= end)
+			break;
+		/* a read slower than -i: the next one starts now, no catching up */
+		uint64_t now = osp_now_ns();
+		if (now > tick + interval)
+			tick = now - interval;
+	}
+	if (osp_signals_stop())
+		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
+	serve_http_stop(http);
+	osp_set_metaf(src.cum, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
+	char err[512];
+	rc = OSP_EXIT_OK;
+	if (save && osp_set_save(src.cum, o.output, err, sizeof(err))) {
+		osp_err("serve: %s", err);
+		rc = OSP_EXIT_FAIL;
+	} else if (save) {
+		fprintf(stderr, "osprof: %zu profiles written to %s\n", src.cum->n, o.output);
+	}
+	struct osp_losses lost;
+	osp_losses_read(src.cum, &lost);
+	rc = osp_losses_finish("serve", &lost, o.allow_loss, rc);
+	src.close(&src);
+out_opts:
+	free(o.pids);
+	return rc;
+}
