@@ -366,6 +366,9 @@ static void netfs_dist(FILE *out, const struct osp_netfs_class *c)
 			hi = l;
 	}
 	fprintf(out, "  %-27s %10s %10s %12s\n", "latency", "client", "server", "remainder~");
+	fputs("  (remainder~: an estimate; the two ends' calls are not paired one by one,\n"
+	      "   so it couples the client's and the server's quantiles)\n",
+	      out);
 	for (int b = lo; b >= 0 && b <= hi; b++) {
 		char a[32], z[32], range[80];
 		osp_format_ns(osp_bucket_lo((unsigned)b, c->client.r), a, sizeof(a));
@@ -381,7 +384,9 @@ static void netfs_dist(FILE *out, const struct osp_netfs_class *c)
 	}
 	for (unsigned i = 0; i < c->net_peaks; i++) {
 		char a[32], z[32];
-		fprintf(out, "  network peak: %s - %s (on the client only)\n",
+		fprintf(out,
+		        "  guess: network peak %s - %s (a client peak with no server peak "
+		        "there)\n",
 		        osp_format_ns(c->net_peak_lo[i], a, sizeof(a)),
 		        osp_format_ns(c->net_peak_hi[i], z, sizeof(z)));
 	}
