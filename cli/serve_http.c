@@ -1,10 +1,14 @@
 /* libmicrohttpd daemon of `osprof serve` (see serve_http.h). */
 #include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
 #include "cli/serve_http.h"
@@ -81,6 +85,89 @@ static enum MHD_Result reply_text(struct MHD_Connection *c, unsigned status, con
 	return b ? reply(c, status, "text/plain; charset=utf-8", b, strlen(b)) : MHD_NO;
 }
 
+/* One scrape: a thread renders the snapshot into a pipe while MHD sends
+ * what comes out of it, so a /metrics of 100 MB (200,000 series) is never
+ * held in memory and a scraper that goes away stops the render (EPIPE). A
+ * render that fails midway aborts the connection: the scraper sees a broken
+ * response, never a short one that looks whole. */
+#define SCRAPE_CHUNK (64 * 1024)
+
+struct scrape {
+	struct serve_http *h;
+	struct snapshot *snap;
+	int pb, rfd, wfd;
+	int rc;     /* the render's result, read after joining it */
+	int joined; /* th is over */
+	pthread_t th;
+};
+
+static void *scrape_render(void *arg)
+{
+	struct scrape *sc = arg;
+	sigset_t pipe_sig;
+	sigemptyset(&pipe_sig);
+	sigaddset(&pipe_sig, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_sig, NULL); /* a gone scraper is EPIPE here */
+	struct osp_prom_opts o = {sc->h->max_series, NULL};
+	FILE *f = fdopen(sc->wfd, "w");
+	int rc = -1;
+	if (f) {
+		setvbuf(f, NULL, _IOFBF, SCRAPE_CHUNK);
+		rc = sc->pb ? osp_render_prometheus_pb(f, sc->snap->set, &o)
+		            : osp_render_prometheus(f, sc->snap->set, &o);
+		if (fclose(f))
+			rc = -1;
+	} else {
+		close(sc->wfd);
+	}
+	snapshot_put(sc->h, sc->snap);
+	sc->rc = rc;
+	return NULL;
+}
+
+static int scrape_start(struct scrape *sc)
+{
+	int p[2];
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	sc->rfd = p[0];
+	sc->wfd = p[1];
+	if (pthread_create(&sc->th, NULL, scrape_render, sc)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	return 0;
+}
+
+static ssize_t scrape_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct scrape *sc = cls;
+	(void)pos;
+	for (;;) {
+		ssize_t n = read(sc->rfd, buf, max);
+		if (n > 0)
+			return n;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return MHD_CONTENT_READER_END_WITH_ERROR;
+		pthread_join(sc->th, NULL); /* EOF: the render is over */
+		sc->joined = 1;
+		return sc->rc ? MHD_CONTENT_READER_END_WITH_ERROR
+		              : MHD_CONTENT_READER_END_OF_STREAM;
+	}
+}
+
+static void scrape_free(void *cls)
+{
+	struct scrape *sc = cls;
+	close(sc->rfd); /* a render still writing gets EPIPE and ends */
+	if (!sc->joined)
+		pthread_join(sc->th, NULL);
+	free(sc);
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls)
@@ -95,31 +182,34 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 		return reply_text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET /metrics\n");
 	if (strcmp(url, "/metrics"))
 		return reply_text(c, MHD_HTTP_NOT_FOUND, "osprof serve: GET /metrics\n");
-	pthread_mutex_lock(&h->lock);
-	struct snapshot *s = h->cur;
-	s->refs++;
-	pthread_mutex_unlock(&h->lock);
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	int pb = wants_protobuf(c), rc = -1;
-	struct osp_prom_opts o = {h->max_series, NULL};
-	if (f) {
-		rc = pb ? osp_render_prometheus_pb(f, s->set, &o)
-		        : osp_render_prometheus(f, s->set, &o);
-		if (fclose(f))
-			rc = -1;
-	}
-	snapshot_put(h, s);
-	if (rc) {
-		free(buf);
+	struct scrape *sc = calloc(1, sizeof(*sc));
+	if (!sc)
 		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "out of memory\n");
+	sc->h = h;
+	sc->pb = wants_protobuf(c);
+	pthread_mutex_lock(&h->lock);
+	sc->snap = h->cur;
+	sc->snap->refs++;
+	pthread_mutex_unlock(&h->lock);
+	if (scrape_start(sc)) {
+		snapshot_put(h, sc->snap);
+		free(sc);
+		return reply_text(c, MHD_HTTP_INTERNAL_SERVER_ERROR, "cannot start a render\n");
 	}
-	return reply(c, MHD_HTTP_OK,
-	             pb ? "application/vnd.google.protobuf; "
-	                  "proto=io.prometheus.client.MetricFamily; encoding=delimited"
-	                : "text/plain; version=0.0.4; charset=utf-8",
-	             buf, len);
+	struct MHD_Response *r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, SCRAPE_CHUNK,
+	                                                           scrape_read, sc, scrape_free);
+	if (!r) {
+		scrape_free(sc);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+	                        sc->pb
+	                            ? "application/vnd.google.protobuf; "
+	                              "proto=io.prometheus.client.MetricFamily; encoding=delimited"
+	                            : "text/plain; version=0.0.4; charset=utf-8");
+	enum MHD_Result rc = MHD_queue_response(c, MHD_HTTP_OK, r);
+	MHD_destroy_response(r);
+	return rc;
 }
 
 /* "HOST:PORT" or "[HOST6]:PORT" into a socket address. */

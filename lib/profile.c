@@ -7,6 +7,7 @@
 #include <uthash.h>
 #include <osprof/profile.h>
 #include <osprof/sort.h>
+#include "lib/arena.h"
 
 struct prof_node {
 	struct osp_profile p; /* first: a profile pointer is a node pointer */
@@ -40,15 +41,13 @@ struct osp_set *osp_set_new(unsigned r)
 	return s;
 }
 
+/* The node, its buckets and its names are in the set's arena (profile_new). */
 static void profile_free(struct osp_profile *p)
 {
-	free(p->key); /* one block holds key, layer, op and every dimension */
 	for (size_t i = 0; i < p->nslices; i++)
 		free(p->slices[i].buckets);
 	free(p->slices);
 	osp_profile_parents_free(p);
-	osp_hist_free(&p->hist);
-	free(p);
 }
 
 void osp_set_free(struct osp_set *s)
@@ -65,6 +64,7 @@ void osp_set_free(struct osp_set *s)
 		free(s->meta[i].value);
 	}
 	free(s->meta);
+	osp_arena_free(s->arena);
 	free(s);
 }
 
@@ -196,18 +196,27 @@ static void free_key(char *k, const char *buf)
 		free(k);
 }
 
-/* Stores key, layer, op and dims of p in one allocation: a profile is small
- * (about 1 KiB at r = 1) and a set may hold tens of thousands of them. */
-static int store_names(struct osp_profile *p, const char *key, const char *layer, const char *op,
-                       const struct osp_dim *sorted, unsigned n)
+/* A new profile in one block of the set's arena: its node, buckets, key,
+ * layer, op and dims. A merge of a fleet creates hundreds of thousands of
+ * profiles; they live as long as the set. NULL on ENOMEM. */
+static struct prof_node *profile_new(struct osp_set *s, const char *key, const char *layer,
+                                     const char *op, const struct osp_dim *sorted, unsigned n)
 {
-	size_t klen = strlen(key) + 1, total = klen + key_len(layer, op, sorted, n) + n + 1;
-	char *b = malloc(total), *w;
-	if (!b)
-		return -ENOMEM;
-	memcpy(b, key, klen);
-	p->key = b;
-	w = b + klen;
+	unsigned r = s->r, nb = osp_nbuckets(r);
+	size_t klen = strlen(key) + 1;
+	size_t names = klen + key_len(layer, op, sorted, n) + n + 1;
+	struct prof_node *node =
+	    osp_arena_alloc(&s->arena, sizeof(*node) + nb * sizeof(uint64_t) + names);
+	if (!node)
+		return NULL;
+	struct osp_profile *p = &node->p;
+	p->hist.r = r;
+	p->hist.nbuckets = nb;
+	p->hist.min = UINT64_MAX;
+	p->hist.buckets = (uint64_t *)(node + 1);
+	char *w = (char *)(p->hist.buckets + nb);
+	p->key = memcpy(w, key, klen);
+	w += klen;
 	p->layer = strcpy(w, layer);
 	w += strlen(layer) + 1;
 	p->op = strcpy(w, op);
@@ -219,7 +228,7 @@ static int store_names(struct osp_profile *p, const char *key, const char *layer
 		w += strlen(w) + 1;
 	}
 	p->ndims = n;
-	return 0;
+	return node;
 }
 
 static int sort_dims(const struct osp_dim *dims, unsigned ndims, struct osp_dim *out)
@@ -273,7 +282,6 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
 		free_key(key, buf);
 		return &found->p;
 	}
-	struct prof_node *node = calloc(1, sizeof(*node));
 	/* The array doubles when n reaches a power of two (its capacity then),
 	 * so adding n profiles copies O(n) pointers, not O(n^2). */
 	struct osp_profile **grown = s->profiles;
@@ -282,24 +290,16 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
 		if (grown)
 			s->profiles = grown;
 	}
-	if (!node || !grown)
-		goto fail;
-	struct osp_profile *p = &node->p;
-	if (store_names(p, key, layer, op, sorted, ndims) || osp_hist_init(&p->hist, s->r))
-		goto fail;
+	struct prof_node *node = grown ? profile_new(s, key, layer, op, sorted, ndims) : NULL;
 	free_key(key, buf);
-	key = NULL;
+	if (!node)
+		return NULL;
+	struct osp_profile *p = &node->p;
 	head = s->index;
 	HASH_ADD_KEYPTR(hh, head, p->key, strlen(p->key), node);
 	s->index = head;
 	s->profiles[s->n++] = p;
 	return p;
-fail:
-	if (key)
-		free_key(key, buf);
-	if (node)
-		profile_free(&node->p);
-	return NULL;
 }
 
 const char *osp_profile_dim(const struct osp_profile *p, const char *name)

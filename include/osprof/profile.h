@@ -74,6 +74,7 @@ struct osp_set {
 	size_t n;
 	struct osp_profile **profiles; /* insertion order unless sorted */
 	void *index;                   /* private hash index */
+	struct osp_arena *arena;       /* private: the profiles' memory */
 };
 
 /* NULL on ENOMEM or bad r. */

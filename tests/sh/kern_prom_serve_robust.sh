@@ -62,10 +62,26 @@ def scrape(accept="text/plain"):
     s.close()
     return data
 
+def dechunk(body):
+    """The body of a chunked response, or None when it is torn (no last chunk)."""
+    out = b""
+    while True:
+        size, sep, rest = body.partition(b"\r\n")
+        if not sep:
+            return None
+        n = int(size.split(b";")[0], 16)
+        if n == 0:
+            return out
+        if len(rest) < n + 2:
+            return None
+        out, body = out + rest[:n], rest[n + 2:]
+
 def ok_text(data):
     head, _, body = data.partition(b"\r\n\r\n")
-    return head.startswith(b"HTTP/1.1 200") and body.rstrip().split(b"\n")[-1].startswith(
-        b"osprof_series_overflow_calls_total")
+    if b"transfer-encoding: chunked" in head.lower():
+        body = dechunk(body)  # serve streams its render
+    return head.startswith(b"HTTP/1.1 200") and body is not None and body.rstrip().split(
+        b"\n")[-1].startswith(b"osprof_series_overflow_calls_total")
 
 # 1. hang up mid-response, with a reset (unread data in flight), 50 times
 for i in range(50):
