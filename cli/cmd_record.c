@@ -96,9 +96,9 @@ int cmd_record(int argc, char **argv)
 		goto out_opts;
 	}
 	osp_set_meta(s.set, "command", "record");
-	sigset_t wait_mask;
+	struct osp_waiter wt;
 	osp_signals_install();
-	osp_signals_block(&wait_mask);
+	osp_waiter_init(&wt, 0, -1);
 
 	int n = nlayers;
 	if ((rc = osp_collect_prepare("record", &s, layers, &n)) ||
@@ -113,7 +113,7 @@ int cmd_record(int argc, char **argv)
 	unsigned k = 0;
 	if (interval) {
 		for (uint64_t tick = start + interval;; tick += interval) {
-			int sig = osp_signals_sleep_until(tick < end ? tick : end, &wait_mask);
+			int sig = osp_wait(&wt, tick < end ? tick : end) == OSP_WAKE_STOP;
 			struct osp_set *iv = osp_set_new(s.r);
 			if (!iv)
 				goto out;
@@ -136,7 +136,7 @@ int cmd_record(int argc, char **argv)
 				break;
 		}
 	} else {
-		osp_signals_sleep_until(end, &wait_mask);
+		osp_wait(&wt, end);
 		for (int i = 0; i < nlayers; i++)
 			if (layers[i]->collect && layers[i]->collect(&s, i, 0) < 0)
 				osp_err("record: layer %s: collection incomplete", layers[i]->name);

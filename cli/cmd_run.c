@@ -5,10 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <poll.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/losses.h"
@@ -34,48 +30,17 @@ static const char usage_head[] =
     "value or output path, 1 when profiling cannot start here (no root, no BTF,\n"
     "no requested layer can attach). 1 also when FILE cannot be written.\n";
 
-static int exit_status(int status)
-{
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return 128 + WTERMSIG(status);
-}
-
-static int wait_child(pid_t pid)
-{
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 1;
-	return exit_status(status);
-}
-
 /* Waits for CMD while redrawing the progress line. The layers aggregate in
  * the kernel or in the child's own counter files, and reading them early
  * would end their time slices: the line shows the elapsed time and CMD. */
-static int wait_child_progress(pid_t pid, struct osp_progress *pg, const char *cmd)
+static int wait_child(struct osp_waiter *wt, struct osp_progress *pg, const char *cmd)
 {
-	if (!pg->on)
-		return wait_child(pid);
-	/* A pidfd becomes readable when CMD exits: poll on it wakes at once
-	 * then, and every 250 ms otherwise to redraw. */
-	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	for (;;) {
-		int status;
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid || (r < 0 && errno != EINTR)) {
-			if (pfd >= 0)
-				close(pfd);
-			return r == pid ? exit_status(status) : 1;
-		}
-		osp_progress_show(pg, 1, "profiling %s (pid %d)", cmd, (int)pid);
-		if (pfd >= 0) {
-			struct pollfd pl = {.fd = pfd, .events = POLLIN};
-			poll(&pl, 1, 250);
-		} else {
-			struct timespec ts = {0, 250000000}; /* redraw pace only */
-			nanosleep(&ts, NULL);
-		}
+		if (pg)
+			osp_progress_show(pg, 1, "profiling %s (pid %d)", cmd, (int)wt->child);
+		uint64_t until = pg && pg->on ? osp_now_ns() + 250000000ull : UINT64_MAX;
+		if (osp_wait(wt, until) == OSP_WAKE_CHILD)
+			return wt->status;
 	}
 }
 
@@ -121,10 +86,11 @@ int cmd_run(int argc, char **argv)
 		goto out;
 	}
 	s.root_pid = child_pid;
-	osp_signals_child(child_pid);
+	struct osp_waiter wt;
+	osp_waiter_init(&wt, child_pid, -1);
 	if ((status = osp_collect_attach("run", &s, layers, &n))) {
 		close(release_fd); /* the held child exits without running */
-		wait_child(child_pid);
+		wait_child(&wt, NULL, cmdv[0]);
 		goto out;
 	}
 	status = OSP_EXIT_FAIL;
@@ -136,8 +102,7 @@ int cmd_run(int argc, char **argv)
 	}
 	struct osp_progress pg;
 	osp_progress_init(&pg, "run", o.quiet);
-	status = wait_child_progress(child_pid, &pg, cmdv[0]);
-	osp_signals_child(0);
+	status = wait_child(&wt, &pg, cmdv[0]);
 	osp_progress_show(&pg, 1, "%s exited, collecting", cmdv[0]);
 	osp_progress_end(&pg);
 	osp_set_metaf(s.set, "duration_ns", "%llu",

@@ -117,9 +117,9 @@ int cmd_serve(int argc, char **argv)
 	if (!o.npids && !o.cgroup && !o.comm)
 		o.all = 1;
 	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
-	sigset_t wait_mask;
+	struct osp_waiter wt;
 	osp_signals_install();
-	osp_signals_block(&wait_mask);
+	osp_waiter_init(&wt, 0, -1);
 	/* a scraper that hangs up mid-response must not kill us */
 	signal(SIGPIPE, SIG_IGN);
 
@@ -140,7 +140,7 @@ int cmd_serve(int argc, char **argv)
 	fprintf(stderr, "osprof: serving http://%s/metrics (%s)\n", bound, src.what);
 	uint64_t start = osp_now_ns(), end = o.duration_ns ? start + o.duration_ns : UINT64_MAX;
 	for (uint64_t tick = start + interval; !osp_signals_stop(); tick += interval) {
-		osp_signals_sleep_until(tick < end ? tick : end, &wait_mask);
+		osp_wait(&wt, tick < end ? tick : end);
 		if (add_interval(&src))
 			osp_err("serve: collection incomplete");
 		struct osp_set *snap = copy_set(src.cum);

@@ -38,14 +38,22 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 {
 	uint64_t start = osp_now_ns(), prev = start, next = start + v->interval_ns;
 	int rc = OSP_EXIT_OK;
+	struct osp_waiter wt;
+	osp_waiter_init(&wt, 0, STDIN_FILENO); /* keys wake it */
+	timeout(0);
 	top_view_draw(v);
-	while (!osp_signals_stop()) {
+	for (;;) {
 		uint64_t now = osp_now_ns();
 		if (duration_ns && now - start >= duration_ns)
 			break;
 		if (now < next) {
-			uint64_t ms = (next - now + 999999) / 1000000;
-			timeout(ms > 1000 ? 1000 : (int)ms);
+			uint64_t until =
+			    duration_ns && start + duration_ns < next ? start + duration_ns : next;
+			enum osp_wake wk = osp_wait(&wt, until);
+			if (wk == OSP_WAKE_STOP)
+				break;
+			if (wk != OSP_WAKE_FD)
+				continue;
 			int ch = getch();
 			if (ch == ERR)
 				continue;
@@ -132,7 +140,7 @@ int cmd_top(int argc, char **argv)
 	rc = replay ? top_source_replay(&src, replay) : top_source_live(&src, &o, "top");
 	if (rc)
 		goto out_opts;
-	osp_signals_install(); /* no SA_RESTART: wakes getch */
+	osp_signals_install();
 	setlocale(LC_ALL, "");
 	initscr();
 	cbreak();

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include <osprof/clock.h>
@@ -96,7 +98,8 @@ int osp_signals_stop(void)
 	return stop_sig;
 }
 
-void osp_signals_block(sigset_t *wait_mask)
+/* SIGINT and SIGTERM blocked; *wait_mask lets them in. */
+static void signals_block(sigset_t *wait_mask)
 {
 	sigset_t block;
 	sigemptyset(&block);
@@ -107,19 +110,64 @@ void osp_signals_block(sigset_t *wait_mask)
 	sigdelset(wait_mask, SIGTERM);
 }
 
-int osp_signals_sleep_until(uint64_t until, const sigset_t *wait_mask)
+void osp_waiter_init(struct osp_waiter *w, pid_t child_pid, int fd)
+{
+	signals_block(&w->mask);
+	w->child = child_pid;
+	w->child_fd = child_pid > 0 ? (int)syscall(SYS_pidfd_open, child_pid, 0) : -1;
+	w->status = 0;
+	w->fd = fd;
+	osp_signals_child(child_pid);
+}
+
+/* Reaps the command if it has exited (waits for it without WNOHANG in
+ * flags); 1 then. */
+static int reap(struct osp_waiter *w, int flags)
+{
+	int st;
+	pid_t r = waitpid(w->child, &st, flags);
+	if (r == 0 || (r < 0 && errno == EINTR))
+		return 0;
+	w->status = r < 0 ? 1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	osp_waiter_done(w);
+	return 1;
+}
+
+enum osp_wake osp_wait(struct osp_waiter *w, uint64_t until)
 {
 	for (;;) {
-		if (stop_sig)
-			return 1;
+		if (w->child > 0 && reap(w, WNOHANG))
+			return OSP_WAKE_CHILD;
+		if (stop_sig && w->child <= 0)
+			return OSP_WAKE_STOP;
 		uint64_t now = osp_now_ns(), d = now < until ? until - now : 0;
+		/* without a pidfd the command's exit is noticed within 250 ms */
+		if (w->child > 0 && w->child_fd < 0 && d > 250000000ull)
+			d = 250000000ull;
 		struct timespec ts = {(time_t)(d / 1000000000ull), (long)(d % 1000000000ull)};
+		struct pollfd pf[2];
+		nfds_t n = 0;
+		if (w->fd >= 0)
+			pf[n++] = (struct pollfd){.fd = w->fd, .events = POLLIN};
+		if (w->child > 0 && w->child_fd >= 0)
+			pf[n++] = (struct pollfd){.fd = w->child_fd, .events = POLLIN};
 		/* Even when late (d = 0) the signals are let in once: a command
 		 * whose every interval overruns would otherwise never see one. */
-		int rc = ppoll(NULL, 0, &ts, wait_mask);
-		if (stop_sig)
-			return 1;
-		if (!d || (rc < 0 && errno != EINTR))
-			return 0;
+		int rc = ppoll(pf, n, &ts, &w->mask);
+		if (rc < 0 && errno != EINTR) /* cannot poll: block on the command, or end */
+			return w->child > 0 && reap(w, 0) ? OSP_WAKE_CHILD : OSP_WAKE_STOP;
+		if (w->fd >= 0 && rc > 0 && (pf[0].revents & (POLLIN | POLLERR | POLLHUP)))
+			return OSP_WAKE_FD;
+		if (rc == 0 && osp_now_ns() >= until)
+			return OSP_WAKE_TIME;
 	}
+}
+
+void osp_waiter_done(struct osp_waiter *w)
+{
+	if (w->child_fd >= 0)
+		close(w->child_fd);
+	w->child_fd = -1;
+	w->child = 0;
+	osp_signals_child(0);
 }

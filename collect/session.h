@@ -36,12 +36,31 @@ void osp_signals_install(void);
 void osp_signals_child(pid_t child); /* 0: none (any more) */
 /* The first stop signal received, or 0. */
 int osp_signals_stop(void);
-/* For loops that sleep between reads (record, serve): SIGINT and SIGTERM
- * blocked except while sleeping, so one that arrives just before a sleep
- * is not missed; *wait_mask is the mask to sleep under. */
-void osp_signals_block(sigset_t *wait_mask);
-/* Sleeps until the monotonic time `until` (ns) or a stop signal; 1 if
- * stopped. */
-int osp_signals_sleep_until(uint64_t until, const sigset_t *wait_mask);
+/* The one way a collecting command waits between reads: until a deadline,
+ * a readable fd (a ring buffer, the terminal), the exit of the command it
+ * started or a stop signal, whichever comes first. SIGINT and SIGTERM are
+ * blocked except inside osp_wait, so one that arrives between two waits is
+ * not missed. With a command, a stop signal (passed on to it by the policy
+ * above) does not end the wait: its exit does, so its end is collected. */
+struct osp_waiter {
+	sigset_t mask; /* what osp_wait sleeps under */
+	pid_t child;   /* > 0: the started command, until it has exited */
+	int child_fd;  /* its pidfd, or -1 */
+	int status;    /* its exit status (128+N if killed by N), after OSP_WAKE_CHILD */
+	int fd;        /* >= 0: also wake when readable */
+};
+enum osp_wake {
+	OSP_WAKE_TIME,  /* the deadline */
+	OSP_WAKE_FD,    /* fd is readable */
+	OSP_WAKE_CHILD, /* the command exited (reaped; w->status) */
+	OSP_WAKE_STOP,  /* a stop signal, and no command to wait for */
+};
+/* child_pid: the command (0: none); fd: -1 for none. Call after
+ * osp_signals_install. */
+void osp_waiter_init(struct osp_waiter *w, pid_t child_pid, int fd);
+/* until: monotonic ns (osp_now_ns), UINT64_MAX for none. */
+enum osp_wake osp_wait(struct osp_waiter *w, uint64_t until);
+/* Forgets the command (the policy no longer passes signals on). */
+void osp_waiter_done(struct osp_waiter *w);
 
 #endif
