@@ -57,34 +57,12 @@ static const struct osp_bpf_layer block_bpf_layer = {
     .no_by = "split by dev and type",
     .by_own = "dev",
     .desc = desc,
+    .list_line = "block    queue, device time and size of requests per dev and type via %s",
+    .list_more = "  queue   block_rq_insert -> block_rq_issue (or allocation -> issue)\n"
+                 "  device  block_rq_issue -> block_rq_complete\n"
+                 "  size    bytes at block_rq_issue; types read, write, flush, discard, other\n",
 };
 
-static int block_prepare(struct osp_session *s, int slot)
-{
-	return osp_bpf_layer_prepare(&block_bpf_layer, s, slot);
-}
-
-static int block_list(FILE *out, int verbose)
-{
-	fprintf(out, "block    queue, device time and size of requests per dev and type via %s\n",
-	        kl_tp_mode_name());
-	if (verbose)
-		fprintf(out,
-		        "  queue   block_rq_insert -> block_rq_issue (or allocation -> issue)\n"
-		        "  device  block_rq_issue -> block_rq_complete\n"
-		        "  size    bytes at block_rq_issue; types read, write, flush, discard, "
-		        "other\n");
-	return 0;
-}
-
-const struct osp_layer osp_layer_block = {
-    .name = "block",
-    .by = "dev",
-    .summary = "block requests: queue and device time, request size, per device and type",
-    .needs_root = 1,
-    .list = block_list,
-    .prepare = block_prepare,
-    .attach = osp_bpf_layer_attach,
-    .collect = osp_bpf_layer_collect,
-    .destroy = osp_bpf_layer_destroy,
-};
+OSP_BPF_LAYER(
+    osp_layer_block, block_bpf_layer, .name = "block", .by = "dev",
+    .summary = "block requests: queue and device time, request size, per device and type");

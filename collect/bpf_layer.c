@@ -1,5 +1,6 @@
 /* Generic steps of a one-skeleton, one-histogram-map layer (bpf_layer.h). */
 #include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 #include <bpf/libbpf.h>
 #include "collect/bpf_layer.h"
@@ -128,4 +129,17 @@ void osp_bpf_layer_destroy(struct osp_session *s, int slot)
 		osp_bpf_common_release(s);
 	free(st);
 	s->layer_state[slot] = NULL;
+}
+
+int osp_bpf_layer_list(const struct osp_bpf_layer *l, FILE *out, int verbose)
+{
+	int root = geteuid() == 0 && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+	const char *mode = !l->tp_btf_only ? kl_tp_mode_name()
+	                   : root          ? "tp_btf"
+	                                   : "tp_btf (needs root)";
+	fprintf(out, l->list_line, mode);
+	fputc('\n', out);
+	if (verbose && l->list_more)
+		fputs(l->list_more, out);
+	return 0;
 }

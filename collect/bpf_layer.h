@@ -7,13 +7,10 @@
  *
  *   OSP_BPF_SKEL_OPENER(irq)                       -> irq_open()
  *   static const struct osp_bpf_layer irq_bpf_layer = {"irq", ..., irq_open, ...};
- *   static int irq_prepare(struct osp_session *s, int slot)
- *   {
- *           return osp_bpf_layer_prepare(&irq_bpf_layer, s, slot);
- *   }
- *   const struct osp_layer osp_layer_irq = {..., .prepare = irq_prepare,
- *       .attach = osp_bpf_layer_attach, .collect = osp_bpf_layer_collect,
- *       .destroy = osp_bpf_layer_destroy};
+ *   OSP_BPF_LAYER(osp_layer_irq, irq_bpf_layer, .name = "irq", .summary = "...");
+ *
+ * which defines the osp_layer with the generic prepare/attach/collect/
+ * destroy and a `list` from the descriptor's list_line and list_more.
  */
 #ifndef OSPROF_COLLECT_BPF_LAYER_H
 #define OSPROF_COLLECT_BPF_LAYER_H
@@ -64,6 +61,9 @@ struct osp_bpf_layer {
 	/* Optional, before each read of the map. */
 	int (*before_read)(struct osp_bpf_layer_state *st);
 	void (*free_priv)(void *priv); /* optional: frees st->priv */
+	/* `osprof list`: a line whose %s is the attach mode, and (-v) more */
+	const char *list_line, *list_more;
+	int tp_btf_only; /* no raw_tp twins: the mode is always tp_btf */
 };
 
 struct osp_bpf_layer_state {
@@ -83,5 +83,25 @@ int osp_bpf_layer_prepare(const struct osp_bpf_layer *l, struct osp_session *s, 
 int osp_bpf_layer_attach(struct osp_session *s, int slot);
 int osp_bpf_layer_collect(struct osp_session *s, int slot, int reset);
 void osp_bpf_layer_destroy(struct osp_session *s, int slot);
+int osp_bpf_layer_list(const struct osp_bpf_layer *l, FILE *out, int verbose);
+
+/* Defines `const struct osp_layer var` on the osp_bpf_layer bl; the rest of
+ * the osp_layer's fields (name, by, summary) follow as designators. */
+#define OSP_BPF_LAYER(var, bl, ...)                                                                \
+	static int var##_prepare(struct osp_session *s, int slot)                                  \
+	{                                                                                          \
+		return osp_bpf_layer_prepare(&bl, s, slot);                                        \
+	}                                                                                          \
+	static int var##_list(FILE *out, int verbose)                                              \
+	{                                                                                          \
+		return osp_bpf_layer_list(&bl, out, verbose);                                      \
+	}                                                                                          \
+	const struct osp_layer var = {.needs_root = 1,                                             \
+	                              .list = var##_list,                                          \
+	                              .prepare = var##_prepare,                                    \
+	                              .attach = osp_bpf_layer_attach,                              \
+	                              .collect = osp_bpf_layer_collect,                            \
+	                              .destroy = osp_bpf_layer_destroy,                            \
+	                              __VA_ARGS__}
 
 #endif

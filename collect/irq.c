@@ -56,32 +56,11 @@ static const struct osp_bpf_layer irq_bpf_layer = {
     .open = irq_open,
     .no_by = "interrupts run for no task",
     .desc = desc,
+    .list_line = "irq      hard-IRQ and soft-IRQ handler time by name, system-wide, via %s",
+    .list_more = "  hardirq  irq_handler_entry -> irq_handler_exit (name from the action)\n"
+                 "  softirq  softirq_entry -> softirq_exit (hi, timer, net_tx, net_rx,\n"
+                 "           block, irq_poll, tasklet, sched, hrtimer, rcu)\n",
 };
 
-static int irq_prepare(struct osp_session *s, int slot)
-{
-	return osp_bpf_layer_prepare(&irq_bpf_layer, s, slot);
-}
-
-static int irq_list(FILE *out, int verbose)
-{
-	fprintf(out, "irq      hard-IRQ and soft-IRQ handler time by name, system-wide, via %s\n",
-	        kl_tp_mode_name());
-	if (verbose)
-		fprintf(out,
-		        "  hardirq  irq_handler_entry -> irq_handler_exit (name from the action)\n"
-		        "  softirq  softirq_entry -> softirq_exit (hi, timer, net_tx, net_rx,\n"
-		        "           block, irq_poll, tasklet, sched, hrtimer, rcu)\n");
-	return 0;
-}
-
-const struct osp_layer osp_layer_irq = {
-    .name = "irq",
-    .summary = "hard-IRQ and soft-IRQ handler durations by name (system-wide)",
-    .needs_root = 1,
-    .list = irq_list,
-    .prepare = irq_prepare,
-    .attach = osp_bpf_layer_attach,
-    .collect = osp_bpf_layer_collect,
-    .destroy = osp_bpf_layer_destroy,
-};
+OSP_BPF_LAYER(osp_layer_irq, irq_bpf_layer, .name = "irq",
+              .summary = "hard-IRQ and soft-IRQ handler durations by name (system-wide)");

@@ -142,32 +142,11 @@ static const struct osp_bpf_layer lock_bpf_layer = {
     .desc = desc,
     .before_read = load_ksyms,
     .free_priv = free_ksyms,
+    .list_line = "lock     contention wait per lock type (--by caller) via %s",
+    .list_more = "  lock:contention_begin -> lock:contention_end; types spinlock,\n"
+                 "  rwlock:R/W, rwsem:R/W, rtmutex, pcpu-sem:R/W, mutex; callers from\n"
+                 "  bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n",
 };
 
-static int lock_prepare(struct osp_session *s, int slot)
-{
-	return osp_bpf_layer_prepare(&lock_bpf_layer, s, slot);
-}
-
-static int lock_list(FILE *out, int verbose)
-{
-	fprintf(out, "lock     contention wait per lock type (--by caller) via %s\n",
-	        kl_tp_mode_name());
-	if (verbose)
-		fprintf(out, "  lock:contention_begin -> lock:contention_end; types spinlock,\n"
-		             "  rwlock:R/W, rwsem:R/W, rtmutex, pcpu-sem:R/W, mutex; callers from\n"
-		             "  bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n");
-	return 0;
-}
-
-const struct osp_layer osp_layer_lock = {
-    .name = "lock",
-    .by = "pid,tid,comm,caller",
-    .summary = "kernel lock contention wait time per lock type (--by caller)",
-    .needs_root = 1,
-    .list = lock_list,
-    .prepare = lock_prepare,
-    .attach = osp_bpf_layer_attach,
-    .collect = osp_bpf_layer_collect,
-    .destroy = osp_bpf_layer_destroy,
-};
+OSP_BPF_LAYER(osp_layer_lock, lock_bpf_layer, .name = "lock", .by = "pid,tid,comm,caller",
+              .summary = "kernel lock contention wait time per lock type (--by caller)");

@@ -37,35 +37,13 @@ static const struct osp_bpf_layer sched_bpf_layer = {
     .open = sched_open,
     .by_task = 1,
     .desc = desc,
+    .list_line = "sched    run-queue latency, off-CPU time by reason via %s",
+    .list_more = "  runq    wakeup (or preemption) -> switch-in\n"
+                 "  offcpu  switch-out -> switch-in, reason preempted, sleep, io, lock,\n"
+                 "          uninterruptible, other (sched_switch prev_state, in_iowait,\n"
+                 "          lock:contention_begin/end)\n",
+    .tp_btf_only = 1,
 };
 
-static int sched_prepare(struct osp_session *s, int slot)
-{
-	return osp_bpf_layer_prepare(&sched_bpf_layer, s, slot);
-}
-
-static int sched_list(FILE *out, int verbose)
-{
-	int ok = geteuid() == 0 && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
-	fprintf(out, "sched    run-queue latency, off-CPU time by reason via tp_btf%s\n",
-	        ok ? "" : " (needs root)");
-	if (verbose)
-		fprintf(out,
-		        "  runq    wakeup (or preemption) -> switch-in\n"
-		        "  offcpu  switch-out -> switch-in, reason preempted, sleep, io, lock,\n"
-		        "          uninterruptible, other (sched_switch prev_state, in_iowait,\n"
-		        "          lock:contention_begin/end)\n");
-	return 0;
-}
-
-const struct osp_layer osp_layer_sched = {
-    .name = "sched",
-    .by = "pid,tid,comm",
-    .summary = "scheduler: run-queue latency, off-CPU time by reason",
-    .needs_root = 1,
-    .list = sched_list,
-    .prepare = sched_prepare,
-    .attach = osp_bpf_layer_attach,
-    .collect = osp_bpf_layer_collect,
-    .destroy = osp_bpf_layer_destroy,
-};
+OSP_BPF_LAYER(osp_layer_sched, sched_bpf_layer, .name = "sched", .by = "pid,tid,comm",
+              .summary = "scheduler: run-queue latency, off-CPU time by reason");
