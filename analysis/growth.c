@@ -57,10 +57,7 @@ int osp_peak_growth(const struct osp_hist *a, const struct osp_hist *b,
                     const struct osp_cmp_opts *o, struct osp_peak_growth *g)
 {
 	struct osp_cmp_opts def;
-	if (!o) {
-		osp_cmp_opts_default(&def);
-		o = &def;
-	}
+	o = osp_cmp_opts_or(o, &def);
 	double ta = (double)a->total, tb = (double)b->total;
 	if (!a->count || !b->count || a->r != b->r ||
 	    fabs(tb - ta) < OSP_DIFF_GROWTH_TOTAL * fmax(ta, tb))

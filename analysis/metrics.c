@@ -191,6 +191,14 @@ double osp_jeffrey(const struct osp_hist *a, const struct osp_hist *b)
 	return j;
 }
 
+const struct osp_cmp_opts *osp_cmp_opts_or(const struct osp_cmp_opts *o, struct osp_cmp_opts *def)
+{
+	if (o)
+		return o;
+	osp_cmp_opts_default(def);
+	return def;
+}
+
 void osp_cmp_opts_default(struct osp_cmp_opts *o)
 {
 	o->peaks.valley_ratio = OSP_PEAK_VALLEY_RATIO;
@@ -225,10 +233,7 @@ double osp_score_group(const struct osp_hist *a, const struct osp_hist *b, int l
                        const struct osp_cmp_opts *o)
 {
 	struct osp_cmp_opts def;
-	if (!o) {
-		osp_cmp_opts_default(&def);
-		o = &def;
-	}
+	o = osp_cmp_opts_or(o, &def);
 	double ca = (double)a->count, cb = (double)b->count;
 	double ta = (double)a->total, tb = (double)b->total;
 	/* Early exits of seed 000 §5.7.2. */
@@ -277,10 +282,7 @@ void osp_compare_hists(const struct osp_hist *a, const struct osp_hist *b,
                        const struct osp_cmp_opts *o, struct osp_scores *s)
 {
 	struct osp_cmp_opts def;
-	if (!o) {
-		osp_cmp_opts_default(&def);
-		o = &def;
-	}
+	o = osp_cmp_opts_or(o, &def);
 	s->score[OSP_METRIC_TOTOPS] = osp_score_totops(a, b);
 	s->score[OSP_METRIC_TOTLAT] = osp_score_totlat(a, b);
 	s->chi2_p = osp_chisquare(a, b, &s->chi2, &s->chi2_dof);

@@ -137,10 +137,7 @@ void osp_compare_peaks(const struct osp_hist *a, const struct osp_hist *b,
                        const struct osp_cmp_opts *o, struct osp_peak_cmp *out)
 {
 	struct osp_cmp_opts def;
-	if (!o) {
-		osp_cmp_opts_default(&def);
-		o = &def;
-	}
+	o = osp_cmp_opts_or(o, &def);
 	out->differs = 0;
 	out->reason[0] = '\0';
 	if (!a->count || !b->count || a->r != b->r)

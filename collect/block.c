@@ -49,20 +49,11 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	return 0;
 }
 
-static const struct osp_bpf_layer block_bpf_layer = {
-    .name = "block",
-    .tps = "block_rq_insert,block_rq_issue,block_rq_complete,block_rq_requeue",
-    .hist = "blk_hist",
-    .open = block_open,
-    .no_by = "split by dev and type",
-    .by_own = "dev",
-    .desc = desc,
+OSP_BPF_LAYER(
+    block, "dev", "block requests: queue and device time, request size, per device and type",
+    .tps = "block_rq_insert,block_rq_issue,block_rq_complete,block_rq_requeue", .hist = "blk_hist",
+    .no_by = "split by dev and type", .by_own = "dev", .desc = desc,
     .list_line = "block    queue, device time and size of requests per dev and type via %s",
     .list_more = "  queue   block_rq_insert -> block_rq_issue (or allocation -> issue)\n"
                  "  device  block_rq_issue -> block_rq_complete\n"
-                 "  size    bytes at block_rq_issue; types read, write, flush, discard, other\n",
-};
-
-OSP_BPF_LAYER(
-    osp_layer_block, block_bpf_layer, .name = "block", .by = "dev",
-    .summary = "block requests: queue and device time, request size, per device and type");
+                 "  size    bytes at block_rq_issue; types read, write, flush, discard, other\n");

@@ -6,10 +6,9 @@
  * Its descriptor is
  *
  *   OSP_BPF_SKEL_OPENER(irq)                       -> irq_open()
- *   static const struct osp_bpf_layer irq_bpf_layer = {"irq", ..., irq_open, ...};
- *   OSP_BPF_LAYER(osp_layer_irq, irq_bpf_layer, .name = "irq", .summary = "...");
+ *   OSP_BPF_LAYER(irq, NULL, "summary", .tps = "...", .hist = "irq_hist", ...);
  *
- * which defines the osp_layer with the generic prepare/attach/collect/
+ * which defines osp_layer_irq with the generic prepare/attach/collect/
  * destroy and a `list` from the descriptor's list_line and list_more.
  */
 #ifndef OSPROF_COLLECT_BPF_LAYER_H
@@ -85,23 +84,28 @@ int osp_bpf_layer_collect(struct osp_session *s, int slot, int reset);
 void osp_bpf_layer_destroy(struct osp_session *s, int slot);
 int osp_bpf_layer_list(const struct osp_bpf_layer *l, FILE *out, int verbose);
 
-/* Defines `const struct osp_layer var` on the osp_bpf_layer bl; the rest of
- * the osp_layer's fields (name, by, summary) follow as designators. */
-#define OSP_BPF_LAYER(var, bl, ...)                                                                \
-	static int var##_prepare(struct osp_session *s, int slot)                                  \
+/* Defines the layer `osp_layer_NAME` (its --by dimensions by_dims, its
+ * one-line summary) from an osp_bpf_layer named NAME opened by NAME_open
+ * (OSP_BPF_SKEL_OPENER) whose other fields follow as designators. */
+#define OSP_BPF_LAYER(nm, by_dims, summary_line, ...)                                              \
+	static const struct osp_bpf_layer nm##_bpf_layer = {                                       \
+	    .name = #nm, .open = nm##_open, __VA_ARGS__};                                          \
+	static int nm##_prepare(struct osp_session *s, int slot)                                   \
 	{                                                                                          \
-		return osp_bpf_layer_prepare(&bl, s, slot);                                        \
+		return osp_bpf_layer_prepare(&nm##_bpf_layer, s, slot);                            \
 	}                                                                                          \
-	static int var##_list(FILE *out, int verbose)                                              \
+	static int nm##_list(FILE *out, int verbose)                                               \
 	{                                                                                          \
-		return osp_bpf_layer_list(&bl, out, verbose);                                      \
+		return osp_bpf_layer_list(&nm##_bpf_layer, out, verbose);                          \
 	}                                                                                          \
-	const struct osp_layer var = {.needs_root = 1,                                             \
-	                              .list = var##_list,                                          \
-	                              .prepare = var##_prepare,                                    \
-	                              .attach = osp_bpf_layer_attach,                              \
-	                              .collect = osp_bpf_layer_collect,                            \
-	                              .destroy = osp_bpf_layer_destroy,                            \
-	                              __VA_ARGS__}
+	const struct osp_layer osp_layer_##nm = {.name = #nm,                                      \
+	                                         .by = by_dims,                                    \
+	                                         .summary = summary_line,                          \
+	                                         .needs_root = 1,                                  \
+	                                         .list = nm##_list,                                \
+	                                         .prepare = nm##_prepare,                          \
+	                                         .attach = osp_bpf_layer_attach,                   \
+	                                         .collect = osp_bpf_layer_collect,                 \
+	                                         .destroy = osp_bpf_layer_destroy}
 
 #endif

@@ -442,9 +442,5 @@ const struct osp_layer osp_layer_fs = {
     .summary = "file-system tracepoint pairs (ext4, jbd2, xfs, ...), the VFS ops of every "
                "file system (fentry/kprobe) and --func kernel functions",
     .needs_root = 1,
-    .list = fs_list,
-    .prepare = fs_prepare,
-    .attach = fs_attach,
-    .collect = fs_collect,
-    .destroy = fs_destroy,
+    OSP_LAYER_STEPS(fs),
 };

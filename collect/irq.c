@@ -49,18 +49,11 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	return 0;
 }
 
-static const struct osp_bpf_layer irq_bpf_layer = {
-    .name = "irq",
-    .tps = "irq_handler_entry,irq_handler_exit,softirq_entry,softirq_exit",
-    .hist = "irq_hist",
-    .open = irq_open,
-    .no_by = "interrupts run for no task",
-    .desc = desc,
+OSP_BPF_LAYER(
+    irq, NULL, "hard-IRQ and soft-IRQ handler durations by name (system-wide)",
+    .tps = "irq_handler_entry,irq_handler_exit,softirq_entry,softirq_exit", .hist = "irq_hist",
+    .no_by = "interrupts run for no task", .desc = desc,
     .list_line = "irq      hard-IRQ and soft-IRQ handler time by name, system-wide, via %s",
     .list_more = "  hardirq  irq_handler_entry -> irq_handler_exit (name from the action)\n"
                  "  softirq  softirq_entry -> softirq_exit (hi, timer, net_tx, net_rx,\n"
-                 "           block, irq_poll, tasklet, sched, hrtimer, rcu)\n",
-};
-
-OSP_BPF_LAYER(osp_layer_irq, irq_bpf_layer, .name = "irq",
-              .summary = "hard-IRQ and soft-IRQ handler durations by name (system-wide)");
+                 "           block, irq_poll, tasklet, sched, hrtimer, rcu)\n");

@@ -61,6 +61,12 @@ struct osp_layer {
 	void (*destroy)(struct osp_session *s, int slot);
 };
 
+/* The five steps of a layer whose functions are named P_list, P_prepare,
+ * P_attach, P_collect and P_destroy. */
+#define OSP_LAYER_STEPS(P)                                                                         \
+	.list = P##_list, .prepare = P##_prepare, .attach = P##_attach, .collect = P##_collect,    \
+	.destroy = P##_destroy
+
 /* All layers compiled in; NULL-terminated. */
 extern const struct osp_layer *const osp_layers[];
 const struct osp_layer *osp_layer_find(const char *name);

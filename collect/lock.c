@@ -131,22 +131,12 @@ static void free_ksyms(void *ksyms)
 	ksyms_free(ksyms);
 }
 
-static const struct osp_bpf_layer lock_bpf_layer = {
-    .name = "lock",
-    .tps = "contention_begin,contention_end",
-    .hist = "lock_hist",
-    .open = lock_open,
-    .by_task = 1,
-    .by_caller = 1,
-    .configure = configure,
-    .desc = desc,
-    .before_read = load_ksyms,
-    .free_priv = free_ksyms,
-    .list_line = "lock     contention wait per lock type (--by caller) via %s",
-    .list_more = "  lock:contention_begin -> lock:contention_end; types spinlock,\n"
-                 "  rwlock:R/W, rwsem:R/W, rtmutex, pcpu-sem:R/W, mutex; callers from\n"
-                 "  bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n",
-};
-
-OSP_BPF_LAYER(osp_layer_lock, lock_bpf_layer, .name = "lock", .by = "pid,tid,comm,caller",
-              .summary = "kernel lock contention wait time per lock type (--by caller)");
+OSP_BPF_LAYER(lock, "pid,tid,comm,caller",
+              "kernel lock contention wait time per lock type (--by caller)",
+              .tps = "contention_begin,contention_end", .hist = "lock_hist", .by_task = 1,
+              .by_caller = 1, .configure = configure, .desc = desc, .before_read = load_ksyms,
+              .free_priv = free_ksyms,
+              .list_line = "lock     contention wait per lock type (--by caller) via %s",
+              .list_more = "  lock:contention_begin -> lock:contention_end; types spinlock,\n"
+                           "  rwlock:R/W, rwsem:R/W, rtmutex, pcpu-sem:R/W, mutex; callers from\n"
+                           "  bpf_get_stackid + /proc/kallsyms, lock-internal frames skipped\n");

@@ -30,20 +30,12 @@ static int desc(void *ctx, const struct osp_hkey *k, struct osp_bpf_desc *d)
 	return 0;
 }
 
-static const struct osp_bpf_layer sched_bpf_layer = {
-    .name = "sched",
-    .tps = "sched_wakeup,sched_wakeup_new,sched_switch,contention_begin,contention_end",
-    .hist = "sched_hist",
-    .open = sched_open,
-    .by_task = 1,
-    .desc = desc,
-    .list_line = "sched    run-queue latency, off-CPU time by reason via %s",
-    .list_more = "  runq    wakeup (or preemption) -> switch-in\n"
-                 "  offcpu  switch-out -> switch-in, reason preempted, sleep, io, lock,\n"
-                 "          uninterruptible, other (sched_switch prev_state, in_iowait,\n"
-                 "          lock:contention_begin/end)\n",
-    .tp_btf_only = 1,
-};
-
-OSP_BPF_LAYER(osp_layer_sched, sched_bpf_layer, .name = "sched", .by = "pid,tid,comm",
-              .summary = "scheduler: run-queue latency, off-CPU time by reason");
+OSP_BPF_LAYER(sched, "pid,tid,comm", "scheduler: run-queue latency, off-CPU time by reason",
+              .tps = "sched_wakeup,sched_wakeup_new,sched_switch,contention_begin,contention_end",
+              .hist = "sched_hist", .by_task = 1, .desc = desc,
+              .list_line = "sched    run-queue latency, off-CPU time by reason via %s",
+              .list_more = "  runq    wakeup (or preemption) -> switch-in\n"
+                           "  offcpu  switch-out -> switch-in, reason preempted, sleep, io, lock,\n"
+                           "          uninterruptible, other (sched_switch prev_state, in_iowait,\n"
+                           "          lock:contention_begin/end)\n",
+              .tp_btf_only = 1);

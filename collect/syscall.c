@@ -496,9 +496,5 @@ const struct osp_layer osp_layer_syscall = {
     .by = "pid,tid,comm,fs",
     .summary = "system calls by name, latency sys_enter -> sys_exit (eBPF)",
     .needs_root = 1,
-    .list = sys_list,
-    .prepare = sys_prepare,
-    .attach = sys_attach,
-    .collect = sys_collect,
-    .destroy = sys_destroy,
+    OSP_LAYER_STEPS(sys),
 };

@@ -239,9 +239,5 @@ const struct osp_layer osp_layer_uprobe = {
     .by = "pid,tid,comm",
     .summary = "user functions in any binary or library (--uprobe BIN:SYM[,...])",
     .needs_root = 1,
-    .list = uprobe_list,
-    .prepare = uprobe_prepare,
-    .attach = uprobe_attach,
-    .collect = uprobe_collect,
-    .destroy = uprobe_destroy,
+    OSP_LAYER_STEPS(uprobe),
 };

@@ -405,10 +405,5 @@ const struct osp_layer osp_layer_user = {
     .name = "user",
     .by = "pid,tid,comm",
     .summary = "libc file, directory and process calls via LD_PRELOAD (no root)",
-    .needs_root = 0,
-    .list = user_list,
-    .prepare = user_prepare,
-    .attach = user_attach,
-    .collect = user_collect,
-    .destroy = user_destroy,
+    OSP_LAYER_STEPS(user),
 };

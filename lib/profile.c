@@ -250,18 +250,31 @@ static int sort_dims(const struct osp_dim *dims, unsigned ndims, struct osp_dim 
 	return 0;
 }
 
+/* The canonical key of (layer, op, dims) in buf (or allocated: free_key)
+ * with the dims sorted into sorted, and the profile of that key in s, if
+ * any, in *found. NULL on a bad name or ENOMEM. */
+static char *lookup(const struct osp_set *s, const char *layer, const char *op,
+                    const struct osp_dim *dims, unsigned ndims, struct osp_dim *sorted, char *buf,
+                    size_t len, struct prof_node **found)
+{
+	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
+		return NULL;
+	char *key = make_key(layer, op, sorted, ndims, buf, len);
+	struct prof_node *head = s->index;
+	*found = NULL;
+	if (key)
+		HASH_FIND_STR(head, key, *found);
+	return key;
+}
+
 struct osp_profile *osp_set_find(const struct osp_set *s, const char *layer, const char *op,
                                  const struct osp_dim *dims, unsigned ndims)
 {
 	struct osp_dim sorted[OSP_MAX_DIMS];
-	char buf[256];
-	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
-		return NULL;
-	char *key = make_key(layer, op, sorted, ndims, buf, sizeof(buf));
+	struct prof_node *found;
+	char buf[256], *key = lookup(s, layer, op, dims, ndims, sorted, buf, sizeof(buf), &found);
 	if (!key)
 		return NULL;
-	struct prof_node *head = s->index, *found = NULL;
-	HASH_FIND_STR(head, key, found);
 	free_key(key, buf);
 	return found ? &found->p : NULL;
 }
@@ -270,14 +283,10 @@ struct osp_profile *osp_set_get(struct osp_set *s, const char *layer, const char
                                 const struct osp_dim *dims, unsigned ndims)
 {
 	struct osp_dim sorted[OSP_MAX_DIMS];
-	char buf[256];
-	if (!name_ok(layer, 0) || !name_ok(op, 0) || sort_dims(dims, ndims, sorted))
-		return NULL;
-	char *key = make_key(layer, op, sorted, ndims, buf, sizeof(buf));
+	struct prof_node *found, *head;
+	char buf[256], *key = lookup(s, layer, op, dims, ndims, sorted, buf, sizeof(buf), &found);
 	if (!key)
 		return NULL;
-	struct prof_node *head = s->index, *found = NULL;
-	HASH_FIND_STR(head, key, found);
 	if (found) {
 		free_key(key, buf);
 		return &found->p;

@@ -158,6 +158,8 @@ struct osp_cmp_opts {
 /* v in unit u: "1.31 ms", "128 KiB", "3". */
 void osp_format_value(uint64_t v, enum osp_unit u, char *buf, size_t len);
 void osp_cmp_opts_default(struct osp_cmp_opts *o);
+/* o, or the defaults written into *def when o is NULL. */
+const struct osp_cmp_opts *osp_cmp_opts_or(const struct osp_cmp_opts *o, struct osp_cmp_opts *def);
 
 /* Result of comparing the significant peaks of two histograms. */
 struct osp_peak_cmp {
