@@ -84,14 +84,7 @@ static __always_inline int blk_insert(void *ctx, struct request *rq)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_insert")
-int BPF_PROG(blk_insert_btf, struct request *rq)
-{
-	return blk_insert(ctx, rq);
-}
-
-SEC("raw_tp/block_rq_insert")
-int BPF_PROG(blk_insert_raw, struct request *rq)
+OSP_TP_TWINS(block_rq_insert, blk_insert, struct request *rq)
 {
 	return blk_insert(ctx, rq);
 }
@@ -126,14 +119,7 @@ static __always_inline int blk_issue(void *ctx, struct request *rq)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(blk_issue_btf, struct request *rq)
-{
-	return blk_issue(ctx, rq);
-}
-
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(blk_issue_raw, struct request *rq)
+OSP_TP_TWINS(block_rq_issue, blk_issue, struct request *rq)
 {
 	return blk_issue(ctx, rq);
 }
@@ -155,14 +141,8 @@ static __always_inline int blk_complete(void *ctx, struct request *rq, blk_statu
 	return 0;
 }
 
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(blk_complete_btf, struct request *rq, blk_status_t error, unsigned int nr_bytes)
-{
-	return blk_complete(ctx, rq, error, nr_bytes);
-}
-
-SEC("raw_tp/block_rq_complete")
-int BPF_PROG(blk_complete_raw, struct request *rq, blk_status_t error, unsigned int nr_bytes)
+OSP_TP_TWINS(block_rq_complete, blk_complete, struct request *rq, blk_status_t error,
+             unsigned int nr_bytes)
 {
 	return blk_complete(ctx, rq, error, nr_bytes);
 }
@@ -180,14 +160,7 @@ static __always_inline int blk_requeue(void *ctx, struct request *rq)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_requeue")
-int BPF_PROG(blk_requeue_btf, struct request *rq)
-{
-	return blk_requeue(ctx, rq);
-}
-
-SEC("raw_tp/block_rq_requeue")
-int BPF_PROG(blk_requeue_raw, struct request *rq)
+OSP_TP_TWINS(block_rq_requeue, blk_requeue, struct request *rq)
 {
 	return blk_requeue(ctx, rq);
 }

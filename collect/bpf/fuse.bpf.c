@@ -61,26 +61,12 @@ static __always_inline int on_end(const struct fuse_req *req)
 	return 0;
 }
 
-SEC("tp_btf/fuse_request_send")
-int BPF_PROG(fuse_send_btf, const struct fuse_req *req)
+OSP_TP_TWINS(fuse_request_send, fuse_send, const struct fuse_req *req)
 {
 	return on_send(req);
 }
 
-SEC("raw_tp/fuse_request_send")
-int BPF_PROG(fuse_send_raw, const struct fuse_req *req)
-{
-	return on_send(req);
-}
-
-SEC("tp_btf/fuse_request_end")
-int BPF_PROG(fuse_end_btf, const struct fuse_req *req)
-{
-	return on_end(req);
-}
-
-SEC("raw_tp/fuse_request_end")
-int BPF_PROG(fuse_end_raw, const struct fuse_req *req)
+OSP_TP_TWINS(fuse_request_end, fuse_end, const struct fuse_req *req)
 {
 	return on_end(req);
 }

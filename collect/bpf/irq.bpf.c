@@ -58,14 +58,7 @@ static __always_inline int irq_entry(void *ctx, int irq, struct irqaction *actio
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_entry")
-int BPF_PROG(irq_entry_btf, int irq, struct irqaction *action)
-{
-	return irq_entry(ctx, irq, action);
-}
-
-SEC("raw_tp/irq_handler_entry")
-int BPF_PROG(irq_entry_raw, int irq, struct irqaction *action)
+OSP_TP_TWINS(irq_handler_entry, irq_entry, int irq, struct irqaction *action)
 {
 	return irq_entry(ctx, irq, action);
 }
@@ -76,14 +69,7 @@ static __always_inline int irq_exit(void *ctx, int irq, struct irqaction *action
 	return 0;
 }
 
-SEC("tp_btf/irq_handler_exit")
-int BPF_PROG(irq_exit_btf, int irq, struct irqaction *action, int ret)
-{
-	return irq_exit(ctx, irq, action, ret);
-}
-
-SEC("raw_tp/irq_handler_exit")
-int BPF_PROG(irq_exit_raw, int irq, struct irqaction *action, int ret)
+OSP_TP_TWINS(irq_handler_exit, irq_exit, int irq, struct irqaction *action, int ret)
 {
 	return irq_exit(ctx, irq, action, ret);
 }
@@ -94,14 +80,7 @@ static __always_inline int softirq_entry(void *ctx, unsigned int vec)
 	return 0;
 }
 
-SEC("tp_btf/softirq_entry")
-int BPF_PROG(softirq_entry_btf, unsigned int vec)
-{
-	return softirq_entry(ctx, vec);
-}
-
-SEC("raw_tp/softirq_entry")
-int BPF_PROG(softirq_entry_raw, unsigned int vec)
+OSP_TP_TWINS(softirq_entry, softirq_entry, unsigned int vec)
 {
 	return softirq_entry(ctx, vec);
 }
@@ -112,14 +91,7 @@ static __always_inline int softirq_exit(void *ctx, unsigned int vec)
 	return 0;
 }
 
-SEC("tp_btf/softirq_exit")
-int BPF_PROG(softirq_exit_btf, unsigned int vec)
-{
-	return softirq_exit(ctx, vec);
-}
-
-SEC("raw_tp/softirq_exit")
-int BPF_PROG(softirq_exit_raw, unsigned int vec)
+OSP_TP_TWINS(softirq_exit, softirq_exit, unsigned int vec)
 {
 	return softirq_exit(ctx, vec);
 }

@@ -60,14 +60,7 @@ static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
 	return 0;
 }
 
-SEC("tp_btf/contention_begin")
-int BPF_PROG(lock_begin_btf, void *lock, unsigned int flags)
-{
-	return lock_begin(ctx, lock, flags);
-}
-
-SEC("raw_tp/contention_begin")
-int BPF_PROG(lock_begin_raw, void *lock, unsigned int flags)
+OSP_TP_TWINS(contention_begin, lock_begin, void *lock, unsigned int flags)
 {
 	return lock_begin(ctx, lock, flags);
 }
@@ -97,14 +90,7 @@ static __always_inline int lock_end(void *ctx, void *lock, int ret)
 	return 0;
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(lock_end_btf, void *lock, int ret)
-{
-	return lock_end(ctx, lock, ret);
-}
-
-SEC("raw_tp/contention_end")
-int BPF_PROG(lock_end_raw, void *lock, int ret)
+OSP_TP_TWINS(contention_end, lock_end, void *lock, int ret)
 {
 	return lock_end(ctx, lock, ret);
 }

@@ -53,45 +53,20 @@ static __always_inline void on_switch(bool preempt, unsigned int prev_state)
 	*v = cur + 1;
 }
 
-SEC("tp_btf/sched_process_fork")
-int BPF_PROG(osp_fork_btf, struct task_struct *parent, struct task_struct *child)
+OSP_TP_TWINS(sched_process_fork, osp_fork, struct task_struct *parent, struct task_struct *child)
 {
 	on_fork(parent, child);
 	return 0;
 }
 
-SEC("raw_tp/sched_process_fork")
-int BPF_PROG(osp_fork_raw, struct task_struct *parent, struct task_struct *child)
-{
-	on_fork(parent, child);
-	return 0;
-}
-
-SEC("tp_btf/sched_process_exit")
-int BPF_PROG(osp_exit_btf, struct task_struct *t)
+OSP_TP_TWINS(sched_process_exit, osp_exit, struct task_struct *t)
 {
 	on_exit(t);
 	return 0;
 }
 
-SEC("raw_tp/sched_process_exit")
-int BPF_PROG(osp_exit_raw, struct task_struct *t)
-{
-	on_exit(t);
-	return 0;
-}
-
-SEC("tp_btf/sched_switch")
-int BPF_PROG(osp_switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next,
-             unsigned int prev_state)
-{
-	on_switch(preempt, prev_state);
-	return 0;
-}
-
-SEC("raw_tp/sched_switch")
-int BPF_PROG(osp_switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next,
-             unsigned int prev_state)
+OSP_TP_TWINS(sched_switch, osp_switch, bool preempt, struct task_struct *prev,
+             struct task_struct *next, unsigned int prev_state)
 {
 	on_switch(preempt, prev_state);
 	return 0;

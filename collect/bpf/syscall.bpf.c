@@ -190,29 +190,13 @@ static __always_inline void on_exit(struct pt_regs *regs, long ret)
 		add_corr(e, nr, osp_bucket(d), ret, slice);
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(sys_enter_btf, struct pt_regs *regs, long id)
+OSP_TP_TWINS(sys_enter, sys_enter, struct pt_regs *regs, long id)
 {
 	on_enter(regs, id);
 	return 0;
 }
 
-SEC("raw_tp/sys_enter")
-int BPF_PROG(sys_enter_raw, struct pt_regs *regs, long id)
-{
-	on_enter(regs, id);
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(sys_exit_btf, struct pt_regs *regs, long ret)
-{
-	on_exit(regs, ret);
-	return 0;
-}
-
-SEC("raw_tp/sys_exit")
-int BPF_PROG(sys_exit_raw, struct pt_regs *regs, long ret)
+OSP_TP_TWINS(sys_exit, sys_exit, struct pt_regs *regs, long ret)
 {
 	on_exit(regs, ret);
 	return 0;

@@ -455,43 +455,24 @@ static __always_inline int sync_file_enter(struct file *f, int datasync)
 {
 	return fs_begin(op_sync_file, BPF_CORE_READ(f, f_inode), 0, 0, datasync);
 }
-SEC("tp_btf/ext4_sync_file_enter")
-int BPF_PROG(fs_sync_enter_btf, struct file *f, int datasync)
+
+OSP_TP_TWINS(ext4_sync_file_enter, fs_sync_enter, struct file *f, int datasync)
 {
 	return sync_file_enter(f, datasync);
 }
-SEC("raw_tp/ext4_sync_file_enter")
-int BPF_PROG(fs_sync_enter_raw, struct file *f, int datasync)
-{
-	return sync_file_enter(f, datasync);
-}
-SEC("tp_btf/ext4_sync_file_exit")
-int BPF_PROG(fs_sync_exit_btf, struct inode *in, int ret)
+
+OSP_TP_TWINS(ext4_sync_file_exit, fs_sync_exit, struct inode *in, int ret)
 {
 	return fs_end(ret);
 }
-SEC("raw_tp/ext4_sync_file_exit")
-int BPF_PROG(fs_sync_exit_raw, struct inode *in, int ret)
-{
-	return fs_end(ret);
-}
-SEC("tp_btf/ext4_da_write_begin")
-int BPF_PROG(fs_wbegin_btf, struct inode *in, loff_t pos, unsigned int len)
+
+OSP_TP_TWINS(ext4_da_write_begin, fs_wbegin, struct inode *in, loff_t pos, unsigned int len)
 {
 	return fs_begin(op_da_write, in, pos, len, 0);
 }
-SEC("raw_tp/ext4_da_write_begin")
-int BPF_PROG(fs_wbegin_raw, struct inode *in, loff_t pos, unsigned int len)
-{
-	return fs_begin(op_da_write, in, pos, len, 0);
-}
-SEC("tp_btf/ext4_da_write_end")
-int BPF_PROG(fs_wend_btf, struct inode *in, loff_t pos, unsigned int len, unsigned int copied)
-{
-	return fs_end(copied);
-}
-SEC("raw_tp/ext4_da_write_end")
-int BPF_PROG(fs_wend_raw, struct inode *in, loff_t pos, unsigned int len, unsigned int copied)
+
+OSP_TP_TWINS(ext4_da_write_end, fs_wend, struct inode *in, loff_t pos, unsigned int len,
+             unsigned int copied)
 {
 	return fs_end(copied);
 }
@@ -509,13 +490,8 @@ static __always_inline int pagecache_add(struct folio *folio)
 	emit_fs(&fp, fp.ts, 0);
 	return 0;
 }
-SEC("tp_btf/mm_filemap_add_to_page_cache")
-int BPF_PROG(fs_pcache_btf, struct folio *folio)
-{
-	return pagecache_add(folio);
-}
-SEC("raw_tp/mm_filemap_add_to_page_cache")
-int BPF_PROG(fs_pcache_raw, struct folio *folio)
+
+OSP_TP_TWINS(mm_filemap_add_to_page_cache, fs_pcache, struct folio *folio)
 {
 	return pagecache_add(folio);
 }
@@ -567,23 +543,12 @@ static __always_inline int rq_complete(struct request *rq, int error)
 	return 0;
 }
 
-SEC("tp_btf/block_rq_issue")
-int BPF_PROG(blk_issue_btf, struct request *rq)
+OSP_TP_TWINS(block_rq_issue, blk_issue, struct request *rq)
 {
 	return rq_issue(rq);
 }
-SEC("raw_tp/block_rq_issue")
-int BPF_PROG(blk_issue_raw, struct request *rq)
-{
-	return rq_issue(rq);
-}
-SEC("tp_btf/block_rq_complete")
-int BPF_PROG(blk_done_btf, struct request *rq, int error, unsigned int nr_bytes)
-{
-	return rq_complete(rq, error);
-}
-SEC("raw_tp/block_rq_complete")
-int BPF_PROG(blk_done_raw, struct request *rq, int error, unsigned int nr_bytes)
+
+OSP_TP_TWINS(block_rq_complete, blk_done, struct request *rq, int error, unsigned int nr_bytes)
 {
 	return rq_complete(rq, error);
 }
