@@ -10,7 +10,6 @@
 #include <osprof/render.h>
 #include "cli/cli.h"
 #include "cli/losses.h"
-#include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 #include "collect/session.h"
 
@@ -101,8 +100,8 @@ int cmd_record(int argc, char **argv)
 	osp_waiter_init(&wt, 0, -1);
 
 	int n = nlayers;
-	if ((rc = osp_collect_prepare("record", &s, layers, &n)) ||
-	    (rc = osp_collect_attach("record", &s, layers, &n)))
+	if ((rc = osp_session_prepare("record", &s, layers, &n)) ||
+	    (rc = osp_session_attach("record", &s, layers, &n)))
 		goto out;
 	rc = OSP_EXIT_FAIL;
 	nlayers = n;
@@ -119,10 +118,7 @@ int cmd_record(int argc, char **argv)
 				goto out;
 			iv->slice_ns = total->slice_ns;
 			s.set = iv;
-			for (int i = 0; i < nlayers; i++)
-				if (layers[i]->collect && layers[i]->collect(&s, i, 1) < 0)
-					osp_err("record: layer %s: collection incomplete",
-					        layers[i]->name);
+			osp_session_collect("record", &s, layers, nlayers, 1);
 			s.set = total;
 			print_interval(iv, ++k);
 			char err[256];
@@ -137,9 +133,7 @@ int cmd_record(int argc, char **argv)
 		}
 	} else {
 		osp_wait(&wt, end);
-		for (int i = 0; i < nlayers; i++)
-			if (layers[i]->collect && layers[i]->collect(&s, i, 0) < 0)
-				osp_err("record: layer %s: collection incomplete", layers[i]->name);
+		osp_session_collect("record", &s, layers, nlayers, 0);
 	}
 	if (osp_signals_stop())
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
@@ -156,7 +150,7 @@ int cmd_record(int argc, char **argv)
 out:
 	if (s.bad_input)
 		rc = OSP_EXIT_USAGE;
-	osp_collect_session_free(&s, layers, n);
+	osp_session_end(&s, layers, n);
 out_opts:
 	free(o.pids);
 	return rc;

@@ -8,7 +8,6 @@
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/losses.h"
-#include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 #include "cli/progress.h"
 #include "collect/session.h"
@@ -75,7 +74,7 @@ int cmd_run(int argc, char **argv)
 	s.argv = cmdv;
 
 	int status = OSP_EXIT_FAIL, n = nlayers, release_fd = -1;
-	if ((status = osp_collect_prepare("run", &s, layers, &n)))
+	if ((status = osp_session_prepare("run", &s, layers, &n)))
 		goto out;
 	status = OSP_EXIT_FAIL;
 	nlayers = n;
@@ -88,7 +87,7 @@ int cmd_run(int argc, char **argv)
 	s.root_pid = child_pid;
 	struct osp_waiter wt;
 	osp_waiter_init(&wt, child_pid, -1);
-	if ((status = osp_collect_attach("run", &s, layers, &n))) {
+	if ((status = osp_session_attach("run", &s, layers, &n))) {
 		close(release_fd); /* the held child exits without running */
 		wait_child(&wt, NULL, cmdv[0]);
 		goto out;
@@ -107,9 +106,7 @@ int cmd_run(int argc, char **argv)
 	osp_progress_end(&pg);
 	osp_set_metaf(s.set, "duration_ns", "%llu",
 	              (unsigned long long)(osp_now_ns() - s.start_ns));
-	for (int i = 0; i < nlayers; i++)
-		if (layers[i]->collect && layers[i]->collect(&s, i, 0) < 0)
-			osp_err("run: layer %s: collection incomplete", layers[i]->name);
+	osp_session_collect("run", &s, layers, nlayers, 0);
 	char err[512];
 	if (osp_set_save(s.set, o.output, err, sizeof(err))) {
 		osp_err("run: %s", err);
@@ -123,7 +120,7 @@ int cmd_run(int argc, char **argv)
 out:
 	if (s.bad_input)
 		status = OSP_EXIT_USAGE;
-	osp_collect_session_free(&s, layers, n);
+	osp_session_end(&s, layers, n);
 	free(o.pids);
 	return status;
 }

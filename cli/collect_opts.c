@@ -342,15 +342,6 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	return 0;
 }
 
-void osp_collect_session_free(struct osp_session *s, const struct osp_layer **layers, int nlayers)
-{
-	for (int i = 0; i < nlayers; i++)
-		if (layers[i]->destroy)
-			layers[i]->destroy(s, i);
-	osp_set_free(s->set);
-	s->set = NULL;
-}
-
 int osp_collect_check_output(const char *cmd, const char *output)
 {
 	char err[512];

@@ -49,6 +49,5 @@ int osp_collect_layers(const char *cmd, const struct osp_collect_opts *o,
 /* Fills a session (and its new set, stamped with host facts) from options. */
 int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
                         const struct osp_layer **layers, int nlayers);
-void osp_collect_session_free(struct osp_session *s, const struct osp_layer **layers, int nlayers);
 
 #endif

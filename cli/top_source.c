@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "cli/collect_degrade.h"
 #include "cli/top_source.h"
+#include "collect/session.h"
 
 struct live {
 	struct osp_session s;
@@ -35,9 +35,7 @@ static int live_poll(struct top_source *src, struct osp_set *into)
 	int rc = 0;
 	/* Layers collect into s.set; reset=1 starts the next interval at zero. */
 	l->s.set = into;
-	for (int i = 0; i < l->nlayers; i++)
-		if (l->layers[i]->collect && l->layers[i]->collect(&l->s, i, 1) < 0)
-			rc = -1;
+	rc = osp_session_collect(NULL, &l->s, l->layers, l->nlayers, 1); /* top: no stderr */
 	l->s.set = keep;
 	widen_minmax(into);
 	return rc;
@@ -47,7 +45,7 @@ static void live_close(struct top_source *src)
 {
 	struct live *l = src->priv;
 	/* The session owns src->cum (its set): freed with it. */
-	osp_collect_session_free(&l->s, l->layers, l->prepared);
+	osp_session_end(&l->s, l->layers, l->prepared);
 	free(l);
 	src->cum = NULL;
 }
@@ -77,9 +75,9 @@ int top_source_live(struct top_source *src, struct osp_collect_opts *o, const ch
 	src->close = live_close;
 	src->cum = l->s.set;
 	l->prepared = l->nlayers;
-	rc = osp_collect_prepare(cmd, &l->s, l->layers, &l->prepared);
+	rc = osp_session_prepare(cmd, &l->s, l->layers, &l->prepared);
 	if (!rc)
-		rc = osp_collect_attach(cmd, &l->s, l->layers, &l->prepared);
+		rc = osp_session_attach(cmd, &l->s, l->layers, &l->prepared);
 	l->nlayers = l->prepared;
 	if (rc) {
 		live_close(src);

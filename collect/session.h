@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "collect/layer.h"
 
 struct osp_spawn_opts {
 	const char *who;  /* names osprof's command in the child's exec error */
@@ -62,5 +63,31 @@ void osp_waiter_init(struct osp_waiter *w, pid_t child_pid, int fd);
 enum osp_wake osp_wait(struct osp_waiter *w, uint64_t until);
 /* Forgets the command (the policy no longer passes signals on). */
 void osp_waiter_done(struct osp_waiter *w);
+
+/* The layers of a session. Degrade, don't die: a layer that cannot work on
+ * this kernel (its own line has said which probe failed and why) is
+ * dropped and the others go on; only when none is left is it an error.
+ *
+ * osp_session_prepare prepares layers[0..*n). A layer whose prepare fails
+ * is removed from layers[] (later layers move down one slot) and named in
+ * the set's metadata `layers_unavailable`. Returns 0 with *n layers
+ * prepared; OSP_EXIT_USAGE when a prepare failed on the user's input;
+ * OSP_EXIT_FAIL when none is left. In both error cases *n is the number of
+ * layers prepared that osp_session_end must still destroy. cmd names the
+ * command in messages. */
+int osp_session_prepare(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
+                        int *n);
+/* Attaches the prepared layers[0..*n) the same way: one that fails is
+ * destroyed and removed (with its layer_state slot). Same returns; on
+ * error the remaining *n layers are still prepared. */
+int osp_session_attach(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
+                       int *n);
+/* Reads every layer into s->set (reset: start their next interval); a
+ * layer that could not read all is named on stderr (unless cmd is NULL:
+ * top's screen) and -1 returned. */
+int osp_session_collect(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
+                        int n, int reset);
+/* Destroys the layers and frees s->set: runs on every way out. */
+void osp_session_end(struct osp_session *s, const struct osp_layer **layers, int n);
 
 #endif

@@ -1,7 +1,8 @@
-/* Prepare/attach with layers dropped instead of the run (collect_degrade.h). */
+/* The layers of a collection session: prepare and attach with layers
+ * dropped instead of the run, collection, teardown (collect/session.h). */
 #include <string.h>
-#include "cli/cli.h"
-#include "cli/collect_degrade.h"
+#include <osprof/status.h>
+#include "collect/session.h"
 
 /* Removes layer i: later layers and their per-layer state move down one. */
 static void drop(struct osp_session *s, const struct osp_layer **layers, int *n, int i)
@@ -32,7 +33,7 @@ static int none_left(const char *cmd, const char *what, int requested)
 	return OSP_EXIT_FAIL;
 }
 
-int osp_collect_prepare(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
+int osp_session_prepare(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
                         int *n)
 {
 	int requested = *n;
@@ -53,7 +54,7 @@ int osp_collect_prepare(const char *cmd, struct osp_session *s, const struct osp
 	return *n ? 0 : none_left(cmd, "work", requested);
 }
 
-int osp_collect_attach(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
+int osp_session_attach(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
                        int *n)
 {
 	int requested = *n;
@@ -72,4 +73,27 @@ int osp_collect_attach(const char *cmd, struct osp_session *s, const struct osp_
 			osp_err("%s: going on without the %s layer", cmd, name);
 	}
 	return *n ? 0 : none_left(cmd, "attach", requested);
+}
+
+int osp_session_collect(const char *cmd, struct osp_session *s, const struct osp_layer **layers,
+                        int n, int reset)
+{
+	int rc = 0;
+	for (int i = 0; i < n; i++)
+		if (layers[i]->collect && layers[i]->collect(s, i, reset) < 0) {
+			if (cmd)
+				osp_err("%s: layer %s: collection incomplete", cmd,
+				        layers[i]->name);
+			rc = -1;
+		}
+	return rc;
+}
+
+void osp_session_end(struct osp_session *s, const struct osp_layer **layers, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (layers[i]->destroy)
+			layers[i]->destroy(s, i);
+	osp_set_free(s->set);
+	s->set = NULL;
 }
