@@ -192,10 +192,15 @@ static __always_inline int compound_op(const char *name)
 	struct compound *c = bpf_map_lookup_elem(&rpc_compound, &tid);
 	if (!c || c->main)
 		return 0;
-	if (!c->first)
-		c->first = (__u64)name;
 	char s[8] = {};
 	bpf_probe_read_kernel_str(s, sizeof(s), name);
+	/* nfsd names its ops OP_READ, ...; the client calls them READ */
+	if (s[0] == 'O' && s[1] == 'P' && s[2] == '_') {
+		name += 3;
+		bpf_probe_read_kernel_str(s, sizeof(s), name);
+	}
+	if (!c->first)
+		c->first = (__u64)name;
 	if (!preamble_op(s))
 		c->main = (__u64)name;
 	return 0;

@@ -54,12 +54,15 @@ export OSPROF_FSOPS_OPS=read_iter,write_iter,fsync,getattr
 profile() {
 	local tag=$1 vers=$2 mnt=$3 rec fstype=nfs
 	[ "$vers" = 3 ] || fstype=nfs4
-	"$OSPROF" record --comm nfsd -l rpc,fs --fs ext4 -o "$TMP/s_$tag.osp" 2>"$TMP/s_$tag.err" &
+	# --allow-loss: the nfs tracepoint pairs of the fs layer end some async
+	# calls (started before attach, or ended in another task) unpaired;
+	# the counts checked are exact anyway
+	"$OSPROF" record --allow-loss --comm nfsd -l rpc,fs --fs ext4 -o "$TMP/s_$tag.osp" 2>"$TMP/s_$tag.err" &
 	rec=$!
 	for _ in $(seq 400); do grep -q recording "$TMP/s_$tag.err" && break; sleep 0.05; done
 	grep -q recording "$TMP/s_$tag.err" || fail "$tag: server record did not start: $(cat "$TMP/s_$tag.err")"
 	for p in READ WRITE; do echo "$p $(nfs_opcount "$mnt" $p)"; done >"$TMP/ms_$tag.a"
-	"$OSPROF" run -l fs,rpc --fs $fstype -o "$TMP/c_$tag.osp" -- "$PROGS/nfs_ops" $N "$mnt/f_$tag" \
+	"$OSPROF" run --allow-loss -l fs,rpc --fs $fstype -o "$TMP/c_$tag.osp" -- "$PROGS/nfs_ops" $N "$mnt/f_$tag" \
 		2>"$TMP/c_$tag.err" || fail "$tag: client run failed: $(cat "$TMP/c_$tag.err")"
 	for p in READ WRITE; do echo "$p $(nfs_opcount "$mnt" $p)"; done >"$TMP/ms_$tag.b"
 	sigint_wait $rec || fail "$tag: server record exited with $?: $(cat "$TMP/s_$tag.err")"
@@ -77,7 +80,7 @@ netfs_field() {
 }
 
 check() {
-	local tag=$1 vers=$2 t=nfs v=${1%%[!0-9]*}
+	local tag=$1 vers=$2 t=nfs v=${2%%.*}
 	[ "$vers" = 3 ] || t=nfs4
 	local c=$TMP/c_$tag.osp s=$TMP/s_$tag.osp
 	for op in write_iter read_iter fsync getattr; do
