@@ -52,66 +52,85 @@ export OSPROF_FSOPS_OPS=read_iter,write_iter,fsync,getattr OSPROF_FS_SUBSYS=none
 
 # profile TAG VERS MNT SERVER_LAYERS: the workload on MNT, the client
 # profiled into $TMP/c_TAG.osp and nfsd into $TMP/s_TAG.osp; mountstats
-# before and after into $TMP/ms_TAG.{a,b}; netfs --json into
-# $TMP/netfs_TAG.json.
+# before and after into $TMP/ms_TAG.{a,b}. Both osprof processes attach at
+# once (attaching is what takes time under emulation): the client's target
+# waits until the server records before it runs the workload.
 profile() {
 	local tag=$1 vers=$2 mnt=$3 layers=$4 rec fstype=nfs
 	[ "$vers" = 3 ] || fstype=nfs4
 	# --allow-loss: the nfs tracepoint pairs of the fs layer end some async
 	# calls (started before attach, or ended in another task) unpaired;
 	# the counts checked are exact anyway
-	"$OSPROF" record --allow-loss --comm nfsd -l "$layers" --fs ext4 -o "$TMP/s_$tag.osp" 2>"$TMP/s_$tag.err" &
+	"$OSPROF" record --allow-loss --comm nfsd -l "$layers" --fs ext4 -o "$TMP/s_$tag.osp" \
+		2>"$TMP/s_$tag.err" &
 	rec=$!
-	for _ in $(seq 400); do grep -q recording "$TMP/s_$tag.err" && break; sleep 0.05; done
-	grep -q recording "$TMP/s_$tag.err" || fail "$tag: server record did not start: $(cat "$TMP/s_$tag.err")"
-	for p in READ WRITE; do echo "$p $(nfs_opcount "$mnt" $p)"; done >"$TMP/ms_$tag.a"
-	"$OSPROF" run --allow-loss -l fs,rpc --fs $fstype -o "$TMP/c_$tag.osp" -- "$PROGS/nfs_ops" $N "$mnt/f_$tag" \
+	"$OSPROF" run --allow-loss -l fs,rpc --fs $fstype -o "$TMP/c_$tag.osp" -- \
+		bash "$TMP/client.sh" "$TMP/s_$tag.err" "$mnt" "$TMP/ms_$tag" "$mnt/f_$tag" \
 		2>"$TMP/c_$tag.err" || fail "$tag: client run failed: $(cat "$TMP/c_$tag.err")"
-	for p in READ WRITE; do echo "$p $(nfs_opcount "$mnt" $p)"; done >"$TMP/ms_$tag.b"
 	sigint_wait $rec || fail "$tag: server record exited with $?: $(cat "$TMP/s_$tag.err")"
 	"$OSPROF" netfs --json "$TMP/c_$tag.osp" "$TMP/s_$tag.osp" >"$TMP/netfs_$tag.json" ||
 		fail "$tag: netfs --json failed"
 }
-# delta TAG PROC: mountstats' PROC calls during the client's run
-delta() {
-	echo $(($(awk -v p="$2" '$1 == p { print $2 }' "$TMP/ms_$1.b") -
-		$(awk -v p="$2" '$1 == p { print $2 }' "$TMP/ms_$1.a")))
+# client.sh SERVER_ERR MNT MS FILE: waits for the server's recorder, then
+# runs the workload on FILE between two mountstats readings.
+cat >"$TMP/client.sh" <<EOF
+. "$ROOT/tests/nfs_lib.sh"
+for _ in \$(seq 800); do grep -q recording "\$1" && break; sleep 0.05; done
+grep -q recording "\$1" || { echo "server record did not start: \$(cat "\$1")" >&2; exit 9; }
+for p in READ WRITE; do echo "\$p \$(nfs_opcount "\$2" \$p)"; done >"\$3.a"
+"$PROGS/nfs_ops" $N "\$4" || exit
+for p in READ WRITE; do echo "\$p \$(nfs_opcount "\$2" \$p)"; done >"\$3.b"
+EOF
+
+# load TAG: every profile's count of both ends into CNT["c|s PROFILE"],
+# mountstats deltas into MS[PROC] and the read and write classes of netfs
+# into NF[CLASS.FIELD] (few processes: each costs under emulation).
+declare -A CNT MS NF
+load() {
+	local k v cls f1 f2 f3 f4 f5 f6 f7
+	CNT=() MS=() NF=()
+	while IFS=$'\t' read -r k v; do CNT[$k]=$v; done < <(awk '
+		FNR == 1 { side = (FILENAME ~ /\/c_[^\/]*$/) ? "c" : "s" }
+		/^profile / { name = substr($0, 9) }
+		/^stats / { print side " " name "\t" $2 }' "$TMP/c_$1.osp" "$TMP/s_$1.osp")
+	while read -r k v; do MS[$k]=$v; done <"$TMP/ms_$1.a"
+	while read -r k v; do MS[$k]=$((v - MS[$k])); done <"$TMP/ms_$1.b"
+	while read -r cls f1 f2 f3 f4 f5 f6 f7; do
+		NF[$cls.calls]=$f1 NF[$cls.rpcs]=$f2 NF[$cls.per_op]=$f3 NF[$cls.layer]=$f4
+		NF[$cls.inside]=$f5 NF[$cls.remainder]=$f6 NF[$cls.server_mean]=$f7
+	done < <(jq -r 'select(.class == "read" or .class == "write") |
+		"\(.class) \(.client.count) \(.client_rpcs) \(.rpcs_per_op) \(.server_layer)" +
+		" \(.server.total_ns <= .client.total_ns) \(.remainder_mean_ns | floor)" +
+		" \(if .server.count > 0 then .server.total_ns / .server.count | floor else 0 end)"' \
+		"$TMP/netfs_$1.json")
 }
-rpc_count() { prof_count "$1" "rpc $2 prog=nfs side=$3 time=execute vers=$4"; }
-# netfs_field TAG CLASS FIELD: one number of `osprof netfs --json`
-netfs_field() {
-	jq -r --arg c "$2" "select(.class == \$c) | $3" "$TMP/netfs_$1.json"
-}
+cnt() { echo "${CNT[$1]:-0}"; }
 
 check() {
-	local tag=$1 vers=$2 t=nfs v=${2%%.*}
+	local tag=$1 vers=$2 t=nfs v=${2%%.*} op p cls
 	[ "$vers" = 3 ] || t=nfs4
-	local c=$TMP/c_$tag.osp s=$TMP/s_$tag.osp
+	load "$tag"
 	for op in write_iter read_iter fsync getattr; do
-		expect_eq "$tag client fs $op" "$(prof_count "$c" "fs $op fs=$t")" $N
+		expect_eq "$tag client fs $op" "$(cnt "c fs $op fs=$t")" $N
 	done
 	for p in WRITE READ; do
-		expect_eq "$tag client rpc $p (mountstats)" "$(rpc_count "$c" $p client "$v")" "$(delta "$tag" $p)"
-		expect_eq "$tag client rpc $p" "$(rpc_count "$c" $p client "$v")" $N
-		expect_eq "$tag server rpc $p" "$(rpc_count "$s" $p server "$v")" $N
+		expect_eq "$tag client rpc $p (mountstats)" \
+			"$(cnt "c rpc $p prog=nfs side=client time=execute vers=$v")" "${MS[$p]}"
+		expect_eq "$tag client rpc $p" "$(cnt "c rpc $p prog=nfs side=client time=execute vers=$v")" $N
+		expect_eq "$tag server rpc $p" "$(cnt "s rpc $p prog=nfs side=server time=execute vers=$v")" $N
 	done
 	if [ "$tag" = v3 ]; then # the server's fs layer, below nfsd
-		expect_eq "$tag server ext4 write_iter" "$(prof_count "$s" "fs write_iter fs=ext4")" $N
-		expect_eq "$tag server ext4 read_iter" "$(prof_count "$s" "fs read_iter fs=ext4")" $N
+		expect_eq "$tag server ext4 write_iter" "$(cnt "s fs write_iter fs=ext4")" $N
+		expect_eq "$tag server ext4 read_iter" "$(cnt "s fs read_iter fs=ext4")" $N
 	fi
 	for cls in read write; do
-		expect_eq "$tag netfs $cls calls" "$(netfs_field "$tag" $cls .client.count)" $N
-		expect_eq "$tag netfs $cls client RPCs" "$(netfs_field "$tag" $cls .client_rpcs)" $N
-		expect_eq "$tag netfs $cls RPCs/op" "$(netfs_field "$tag" $cls .rpcs_per_op)" 1
-		expect_eq "$tag netfs $cls server layer" "$(netfs_field "$tag" $cls .server_layer)" rpc
+		expect_eq "$tag netfs $cls calls" "${NF[$cls.calls]}" $N
+		expect_eq "$tag netfs $cls client RPCs" "${NF[$cls.rpcs]}" $N
+		expect_eq "$tag netfs $cls RPCs/op" "${NF[$cls.per_op]}" 1
+		expect_eq "$tag netfs $cls server layer" "${NF[$cls.layer]}" rpc
 		# the server's time for a call is inside the client's
-		[ "$(netfs_field "$tag" $cls '.server.total_ns <= .client.total_ns')" = true ] ||
-			fail "$tag netfs $cls: server total exceeds the client's"
+		expect_eq "$tag netfs $cls: server total within the client's" "${NF[$cls.inside]}" true
 	done
-	"$OSPROF" netfs "$TMP/c_$tag.osp" "$TMP/s_$tag.osp" >"$TMP/netfs_$tag.txt" ||
-		fail "$tag: netfs (text) failed"
-	grep -q "client RPCs of the class: $N (rpc layer, side=client)" "$TMP/netfs_$tag.txt" ||
-		fail "$tag: netfs text does not name the client's RPCs"
 }
 
 nfs_mount 3 "$TMP/m3"
@@ -128,22 +147,26 @@ tc qdisc add dev lo root netem delay 20ms || fail "tc netem failed"
 profile v3d 3 "$TMP/m3" rpc
 tc qdisc del dev lo root
 check v3d 3
-ms() { awk -v n="$1" 'BEGIN { printf "%d", n / 1e6 }'; }
 for p in WRITE READ; do
-	tot=$("$OSPROF" report --csv "$TMP/c_v3d.osp" |
-		grep -F "\"rpc\",\"$p\",\"prog=nfs;side=client;time=rtt;vers=3\"," |
-		awk -F'",' '{ split($4, f, ","); print f[3] }')
-	[ "$(ms $((tot / N)))" -ge 20 ] || fail "netem: client $p rtt mean $(ms $((tot / N))) ms < 20 ms"
+	rtt=$(awk -v want="profile rpc $p prog=nfs side=client time=rtt vers=3" '$0 == want { f = 1; next }
+		f && /^stats / { printf "%d", $3 / $2; exit }' "$TMP/c_v3d.osp")
+	[ "${rtt:-0}" -ge 20000000 ] || fail "netem: client $p rtt mean ${rtt:-0} ns < 20 ms"
 done
+# the delay is the network's: the remainder takes it, the server does not
+declare -A R0 S0
+load v3
+for cls in write read; do R0[$cls]=${NF[$cls.remainder]} S0[$cls]=${NF[$cls.server_mean]}; done
+load v3d
 for cls in write read; do
-	r0=$(netfs_field v3 $cls .remainder_mean_ns) r1=$(netfs_field v3d $cls .remainder_mean_ns)
-	s0=$(netfs_field v3 $cls '.server.total_ns / .server.count')
-	s1=$(netfs_field v3d $cls '.server.total_ns / .server.count')
-	[ "$(ms "$r1")" -ge 20 ] || fail "netem: $cls remainder $(ms "$r1") ms < 20 ms"
-	awk -v r0="$r0" -v r1="$r1" -v s0="$s0" -v s1="$s1" 'BEGIN { exit !(r1 - r0 > s1 - s0) }' ||
-		fail "netem: $cls: the server's share grew more ($(ms "$s0") -> $(ms "$s1") ms) than the remainder ($(ms "$r0") -> $(ms "$r1") ms)"
-	echo "netem $cls: remainder $(ms "$r0") -> $(ms "$r1") ms, server $(ms "$s0") -> $(ms "$s1") ms"
+	r0=${R0[$cls]} r1=${NF[$cls.remainder]} s0=${S0[$cls]} s1=${NF[$cls.server_mean]}
+	[ "$r1" -ge 20000000 ] || fail "netem: $cls remainder $r1 ns < 20 ms"
+	[ $((r1 - r0)) -gt $((s1 - s0)) ] ||
+		fail "netem: $cls: the server's mean grew more ($s0 -> $s1 ns) than the remainder ($r0 -> $r1 ns)"
+	echo "netem $cls: remainder $((r0 / 1000000)) -> $((r1 / 1000000)) ms, server $((s0 / 1000000)) -> $((s1 / 1000000)) ms"
 done
+"$OSPROF" netfs "$TMP/c_v3d.osp" "$TMP/s_v3d.osp" >"$TMP/netfs_v3d.txt" || fail "netfs (text) failed"
+grep -q "client RPCs of the class: $N (rpc layer, side=client)" "$TMP/netfs_v3d.txt" ||
+	fail "netfs text does not name the client's RPCs: $(cat "$TMP/netfs_v3d.txt")"
 # diff before/after: the first profile that differs is a read or a write
 "$OSPROF" diff --json "$TMP/c_v3.osp" "$TMP/c_v3d.osp" >"$TMP/diff.json" || fail "diff failed"
 first=$(jq -r 'select(.verdict == "differs") | "\(.layer) \(.op)"' "$TMP/diff.json" | head -n 1)
