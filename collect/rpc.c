@@ -119,7 +119,7 @@ static int rpc_prepare(struct osp_session *s, int slot)
 static int rpc_list(FILE *out, int verbose)
 {
 	if (access(SUNRPC_MOD, F_OK)) {
-		fprintf(out, "rpc      not available: %s\n", no_sunrpc);
+		fprintf(out, "rpc      unavailable here: %s\n", no_sunrpc);
 		return 0;
 	}
 	fprintf(out,

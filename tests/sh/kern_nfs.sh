@@ -27,7 +27,7 @@ for m in sunrpc nfsd nfs nfsv3 nfsv4 sch_netem; do modprobe -q $m 2>/dev/null; d
 if [ ! -d /sys/module/nfsd ] || [ ! -d /sys/module/nfs ]; then
 	[ "${OSPROF_EXPECT_VFSOPS:-}" = 1 ] && fail "NFS expected in this kernel (modprobe nfsd nfs failed)"
 	if [ ! -d /sys/module/sunrpc ]; then
-		"$OSPROF" list 2>&1 | grep -q "^rpc *not available: this kernel has no sunrpc" ||
+		"$OSPROF" list 2>&1 | grep -q "^rpc *unavailable here: this kernel has no sunrpc" ||
 			fail "osprof list does not say rpc is unavailable: $("$OSPROF" list 2>&1 | grep rpc)"
 		"$OSPROF" run -l rpc -o "$TMP/x.osp" -- true 2>"$TMP/x.err" && fail "-l rpc ran without sunrpc"
 		[ "$(wc -l <"$TMP/x.err")" -eq 1 ] || fail "-l rpc: not one line: $(cat "$TMP/x.err")"
