@@ -256,6 +256,18 @@ static void network_peaks(struct osp_netfs_class *c)
 	}
 }
 
+/* The client profiled its own RPCs (layer rpc, side=client). */
+static int has_client_rpcs(const struct osp_set *s, const char *host)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const char *side = osp_profile_dim(s->profiles[i], "side");
+		if (host_ok(s->profiles[i], host) && !strcmp(s->profiles[i]->layer, "rpc") &&
+		    side && !strcmp(side, "client"))
+			return 1;
+	}
+	return 0;
+}
+
 static int by_client_total(const void *a, const void *b)
 {
 	const struct osp_netfs_class *x = a, *y = b;
@@ -279,6 +291,7 @@ int osp_netfs_split(const struct osp_set *client, const struct osp_set *server,
 		         o->client_host ? " with host=" : "", o->client_host ? o->client_host : "");
 		return -1;
 	}
+	int client_rpc = has_client_rpcs(client, o->client_host);
 	unsigned n = 0;
 	for (unsigned k = 0; k < NCLASSES && n < max; k++) {
 		struct osp_netfs_class *c = &out[n];
@@ -306,10 +319,18 @@ int osp_netfs_split(const struct osp_set *client, const struct osp_set *server,
 			c->client_rpcs =
 			    add_rpcs(client, &classes[k], "client", o->client_host, NULL);
 		pick_server(server, &classes[k], o, c);
-		c->rpcs_per_op = (double)c->server.count / (double)c->client.count;
-		c->server_share = c->client.total ? (double)c->server.total / c->client.total : 0;
-		c->remainder_ns =
-		    ((double)c->client.total - (double)c->server.total) / (double)c->client.count;
+		/* The server's time for this client's calls: all its calls of the
+		 * class, or, when the client profiled its own RPCs, their number
+		 * times the server's mean (the server also serves other processes
+		 * and clients: osprof's own GETATTRs, other mounts). */
+		int own = c->nfs && client_rpc;
+		double calls = own ? (double)c->client_rpcs : (double)c->server.count;
+		double stot = (double)c->server.total;
+		if (own)
+			stot = c->server.count ? stot / (double)c->server.count * calls : 0;
+		c->rpcs_per_op = calls / (double)c->client.count;
+		c->server_share = c->client.total ? stot / (double)c->client.total : 0;
+		c->remainder_ns = ((double)c->client.total - stot) / (double)c->client.count;
 		couple(c);
 		network_peaks(c);
 		n++;

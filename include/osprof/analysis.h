@@ -448,7 +448,10 @@ struct osp_netfs_class {
 	uint64_t net_peak_lo[8], net_peak_hi[8];
 	/* NFS: client ops from the fs layer on nfs/nfs4, server time from the
 	 * rpc layer's side=server calls; client_rpcs counts the client's own
-	 * calls of the class (rpc side=client), 0 when not profiled. */
+	 * calls of the class (rpc side=client), 0 when not profiled. When the
+	 * client profiled its RPCs, rpcs_per_op is client_rpcs per op and the
+	 * server's share counts the server's mean once per such call (the
+	 * server also serves other processes and clients). */
 	int nfs;
 	uint64_t client_rpcs;
 };
