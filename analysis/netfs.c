@@ -18,37 +18,58 @@ struct class_def {
 	const char *client[MAX_NAMES];
 	const char *server[MAX_NAMES];
 	int channel_io; /* server calls that also move the protocol's bytes */
+	/* NFS procedures (v3 and v4 names) that serve the class: the rpc
+	 * layer's names on both ends */
+	const char *rpc[MAX_NAMES];
 };
 
+/* Client names are FUSE's (stack layer, fuse_OP round trips) and the VFS
+ * members the fs layer times on nfs/nfs4 (read_iter, atomic_open, ...). */
 static const struct class_def classes[] = {
-    {"read", {"read"}, {"read", "pread64", "pread", "preadv", "readv"}, 1},
-    {"write", {"write"}, {"write", "pwrite64", "pwrite", "pwritev", "writev"}, 1},
+    {"read", {"read", "read_iter"}, {"read", "pread64", "pread", "preadv", "readv"}, 1, {"READ"}},
+    {"write",
+     {"write", "write_iter"},
+     {"write", "pwrite64", "pwrite", "pwritev", "writev"},
+     1,
+     {"WRITE"}},
     {"open",
-     {"open", "create", "opendir"},
+     {"open", "create", "opendir", "atomic_open"},
      {"openat", "open", "open64", "openat64", "opendir", "fdopendir", "creat"},
-     0},
-    {"close", {"release", "releasedir"}, {"close", "closedir"}, 0},
+     0,
+     {"OPEN", "OPEN_NOATTR", "CREATE", "ACCESS"}},
+    {"close", {"release", "releasedir", "flush"}, {"close", "closedir"}, 0, {"CLOSE"}},
     {"stat",
      {"getattr", "lookup"},
      {"newfstatat", "statx", "fstat", "lstat", "stat", "fstatat", "newlstat", "newstat", "newfstat",
       "stat64", "lstat64", "fstat64", "fstatat64"},
-     0},
-    {"fsync", {"fsync", "fsyncdir"}, {"fsync", "fdatasync"}, 0},
-    {"readdir", {"readdir", "readdirplus"}, {"getdents64", "getdents", "readdir", "readdir64"}, 0},
-    {"unlink", {"unlink"}, {"unlink", "unlinkat"}, 0},
-    {"rmdir", {"rmdir"}, {"rmdir"}, 0},
-    {"mkdir", {"mkdir"}, {"mkdir", "mkdirat"}, 0},
+     0,
+     {"GETATTR", "LOOKUP"}},
+    {"fsync", {"fsync", "fsyncdir"}, {"fsync", "fdatasync"}, 0, {"COMMIT"}},
+    {"readdir",
+     {"readdir", "readdirplus", "iterate_shared"},
+     {"getdents64", "getdents", "readdir", "readdir64"},
+     0,
+     {"READDIR", "READDIRPLUS"}},
+    {"unlink", {"unlink"}, {"unlink", "unlinkat"}, 0, {"REMOVE"}},
+    {"rmdir", {"rmdir"}, {"rmdir"}, 0, {"RMDIR", "REMOVE"}},
+    {"mkdir", {"mkdir"}, {"mkdir", "mkdirat"}, 0, {"MKDIR", "CREATE"}},
     {"rename",
      {"rename", "rename2", "link"},
      {"rename", "renameat", "renameat2", "link", "linkat"},
-     0},
-    {"symlink", {"symlink", "readlink"}, {"symlink", "symlinkat", "readlink", "readlinkat"}, 0},
+     0,
+     {"RENAME", "LINK"}},
+    {"symlink",
+     {"symlink", "readlink"},
+     {"symlink", "symlinkat", "readlink", "readlinkat"},
+     0,
+     {"SYMLINK", "READLINK"}},
     {"setattr",
      {"setattr"},
      {"chmod", "fchmod", "fchmodat", "truncate", "ftruncate", "utimes", "utimensat", "futimens",
       "chown", "lchown", "fchown", "fchownat"},
-     0},
-    {"statfs", {"statfs"}, {"statfs", "fstatfs", "statvfs", "fstatvfs"}, 0},
+     0,
+     {"SETATTR"}},
+    {"statfs", {"statfs"}, {"statfs", "fstatfs", "statvfs", "fstatvfs"}, 0, {"FSSTAT", "STATFS"}},
 };
 #define NCLASSES (sizeof(classes) / sizeof(classes[0]))
 
@@ -68,28 +89,68 @@ static int host_ok(const struct osp_profile *p, const char *host)
 	return h && !strcmp(h, host);
 }
 
-/* The client's name of p's operation: stack ops as they are, the fs
- * layer's FUSE round trips without their fuse_ prefix; NULL otherwise. */
-static const char *client_op(const struct osp_profile *p, const char *layer)
+/* An fs-layer profile of an NFS mount (the VFS ops' fs=nfs|nfs4). */
+static int nfs_profile(const struct osp_profile *p)
 {
-	if (strcmp(p->layer, layer))
+	const char *fs = osp_profile_dim(p, "fs");
+	return !strcmp(p->layer, "fs") && fs && (!strcmp(fs, "nfs") || !strcmp(fs, "nfs4"));
+}
+
+/* The client's name of p's operation in mode (what client_mode chose):
+ * stack ops as they are, the fs layer's FUSE round trips without their
+ * fuse_ prefix, the fs layer's VFS ops on NFS as they are; NULL
+ * otherwise. */
+static const char *client_op(const struct osp_profile *p, const char *mode)
+{
+	if (!strcmp(mode, "nfs"))
+		return nfs_profile(p) ? p->op : NULL;
+	if (strcmp(p->layer, mode))
 		return NULL;
-	if (!strcmp(layer, "stack"))
+	if (!strcmp(mode, "stack"))
 		return p->op;
 	return strncmp(p->op, "fuse_", 5) ? NULL : p->op + 5;
 }
 
-static const char *client_layer(const struct osp_set *s, const char *host)
+/* stack, fs (FUSE round trips), nfs (fs layer on an NFS mount) or NULL. */
+static const char *client_mode(const struct osp_set *s, const char *host)
 {
-	int fs = 0;
+	int fs = 0, nfs = 0;
 	for (size_t i = 0; i < s->n; i++) {
 		if (!host_ok(s->profiles[i], host) || s->profiles[i]->unit != OSP_UNIT_NS)
 			continue;
 		if (!strcmp(s->profiles[i]->layer, "stack"))
 			return "stack";
 		fs |= client_op(s->profiles[i], "fs") != NULL;
+		nfs |= nfs_profile(s->profiles[i]);
 	}
-	return fs ? "fs" : NULL;
+	return fs ? "fs" : nfs ? "nfs" : NULL;
+}
+
+/* An rpc-layer profile of an NFS procedure of class d, on side (client or
+ * server), time=execute. */
+static int nfs_rpc(const struct osp_profile *p, const struct class_def *d, const char *side)
+{
+	const char *sd = osp_profile_dim(p, "side"), *t = osp_profile_dim(p, "time"),
+	           *prog = osp_profile_dim(p, "prog");
+	return !strcmp(p->layer, "rpc") && p->unit == OSP_UNIT_NS && sd && !strcmp(sd, side) && t &&
+	       !strcmp(t, "execute") && prog && !strcmp(prog, "nfs") && in_list(d->rpc, p->op);
+}
+
+/* The rpc layer's calls of class d on one side into h (h NULL: counted
+ * only); their number. */
+static uint64_t add_rpcs(const struct osp_set *s, const struct class_def *d, const char *side,
+                         const char *host, struct osp_hist *h)
+{
+	uint64_t n = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct osp_profile *p = s->profiles[i];
+		if (!host_ok(p, host) || !nfs_rpc(p, d, side))
+			continue;
+		if (h)
+			osp_hist_merge(h, &p->hist);
+		n += p->hist.count;
+	}
+	return n;
 }
 
 /* A server profile that moves the request channel's bytes, not a file's. */
@@ -130,6 +191,11 @@ static void pick_server(const struct osp_set *s, const struct class_def *d,
                         const struct osp_netfs_opts *o, struct osp_netfs_class *c)
 {
 	const char *host = o->server_host;
+	if (c->nfs) { /* nfsd's time per request, from the rpc layer */
+		c->server_layer = "rpc";
+		add_rpcs(s, d, "server", host, &c->server);
+		return;
+	}
 	if (o->server_layer) {
 		c->server_layer = o->server_layer;
 		add_server(s, d, o->server_layer,
@@ -190,6 +256,18 @@ static void network_peaks(struct osp_netfs_class *c)
 	}
 }
 
+/* The client profiled its own RPCs (layer rpc, side=client). */
+static int has_client_rpcs(const struct osp_set *s, const char *host)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		const char *side = osp_profile_dim(s->profiles[i], "side");
+		if (host_ok(s->profiles[i], host) && !strcmp(s->profiles[i]->layer, "rpc") &&
+		    side && !strcmp(side, "client"))
+			return 1;
+	}
+	return 0;
+}
+
 static int by_client_total(const void *a, const void *b)
 {
 	const struct osp_netfs_class *x = a, *y = b;
@@ -205,14 +283,15 @@ int osp_netfs_split(const struct osp_set *client, const struct osp_set *server,
 		         server->r);
 		return -1;
 	}
-	const char *cl = client_layer(client, o->client_host);
+	const char *cl = client_mode(client, o->client_host);
 	if (!cl) {
 		snprintf(err, errlen,
-		         "no client operations: expected layer stack (osprof mount) or fs "
-		         "fuse_* round trips%s%s",
+		         "no client operations: expected layer stack (osprof mount), fs "
+		         "fuse_* round trips or fs ops with fs=nfs|nfs4%s%s",
 		         o->client_host ? " with host=" : "", o->client_host ? o->client_host : "");
 		return -1;
 	}
+	int client_rpc = has_client_rpcs(client, o->client_host);
 	unsigned n = 0;
 	for (unsigned k = 0; k < NCLASSES && n < max; k++) {
 		struct osp_netfs_class *c = &out[n];
@@ -235,11 +314,23 @@ int osp_netfs_split(const struct osp_set *client, const struct osp_set *server,
 			osp_netfs_free(c, 1);
 			continue;
 		}
+		c->nfs = !strcmp(cl, "nfs");
+		if (c->nfs)
+			c->client_rpcs =
+			    add_rpcs(client, &classes[k], "client", o->client_host, NULL);
 		pick_server(server, &classes[k], o, c);
-		c->rpcs_per_op = (double)c->server.count / (double)c->client.count;
-		c->server_share = c->client.total ? (double)c->server.total / c->client.total : 0;
-		c->remainder_ns =
-		    ((double)c->client.total - (double)c->server.total) / (double)c->client.count;
+		/* The server's time for this client's calls: all its calls of the
+		 * class, or, when the client profiled its own RPCs, their number
+		 * times the server's mean (the server also serves other processes
+		 * and clients: osprof's own GETATTRs, other mounts). */
+		int own = c->nfs && client_rpc;
+		double calls = own ? (double)c->client_rpcs : (double)c->server.count;
+		double stot = (double)c->server.total;
+		if (own)
+			stot = c->server.count ? stot / (double)c->server.count * calls : 0;
+		c->rpcs_per_op = calls / (double)c->client.count;
+		c->server_share = c->client.total ? stot / (double)c->client.total : 0;
+		c->remainder_ns = ((double)c->client.total - stot) / (double)c->client.count;
 		couple(c);
 		network_peaks(c);
 		n++;

@@ -10,8 +10,9 @@
 
 const char osp_collect_opts_help[] =
     "  -l, --layers LIST     layers to profile, comma-separated: user, syscall, fs,\n"
-    "                        block, lock, sched, irq (see 'osprof list'). Default as\n"
-    "                        root: syscall,fs,block,lock; otherwise: user.\n"
+    "                        block, lock, sched, irq, uprobe, rpc (see 'osprof\n"
+    "                        list'). Default as root: syscall,fs,block,lock;\n"
+    "                        otherwise: user.\n"
     "  -r, --resolution N    buckets per power of two: 1, 2, 4, 8 or 16 (default 1)\n"
     "  -i, --interval DUR    keep per-slice histograms of this length (e.g. 100ms)\n"
     "  -d, --duration DUR    stop after DUR (e.g. 10s, 500ms)\n"

@@ -10,11 +10,11 @@ extern const struct osp_layer osp_layer_lock;
 extern const struct osp_layer osp_layer_sched;
 extern const struct osp_layer osp_layer_irq;
 extern const struct osp_layer osp_layer_uprobe;
+extern const struct osp_layer osp_layer_rpc;
 
 const struct osp_layer *const osp_layers[] = {
-    &osp_layer_user,  &osp_layer_syscall, &osp_layer_fs,
-    &osp_layer_block, &osp_layer_lock,    &osp_layer_sched,
-    &osp_layer_irq,   &osp_layer_uprobe,  NULL,
+    &osp_layer_user,  &osp_layer_syscall, &osp_layer_fs,     &osp_layer_block, &osp_layer_lock,
+    &osp_layer_sched, &osp_layer_irq,     &osp_layer_uprobe, &osp_layer_rpc,   NULL,
 };
 
 const struct osp_layer *osp_layer_find(const char *name)

@@ -417,6 +417,9 @@ void osp_print_netfs(FILE *out, const char *client, const char *server,
 	             " per client call left to network, protocol and client queueing)\n");
 	for (int i = 0; i < n; i++) {
 		fprintf(out, "\n%s:\n", c[i].name);
+		if (c[i].nfs)
+			fprintf(out, "  client RPCs of the class: %llu (rpc layer, side=client)\n",
+			        (unsigned long long)c[i].client_rpcs);
 		netfs_dist(out, &c[i]);
 	}
 }

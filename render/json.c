@@ -283,6 +283,8 @@ void osp_print_netfs_json(FILE *out, const struct osp_netfs_class *c, int n)
 		        "\",\"server_layer\":\"%s\",\"rpcs_per_op\":%.4f,\"server_share\":%.4f,"
 		        "\"remainder_mean_ns\":%.0f",
 		        c[i].server_layer, c[i].rpcs_per_op, c[i].server_share, c[i].remainder_ns);
+		if (c[i].nfs)
+			fprintf(out, ",\"client_rpcs\":%llu", (unsigned long long)c[i].client_rpcs);
 		netfs_json_hist(out, "client", &c[i].client);
 		netfs_json_hist(out, "server", &c[i].server);
 		netfs_json_hist(out, "remainder_estimate", &c[i].remainder);

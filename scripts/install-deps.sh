@@ -18,15 +18,36 @@ PKGS=(
   libmicrohttpd-dev libprotobuf-c-dev protobuf-c-compiler prometheus
   help2man man-db bash-completion zsh debhelper dpkg-dev fakeroot jq
   qemu-system-x86 busybox-static cpio kmod xz-utils
+  iproute2
 )
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
+# NFS server and client (tests/sh/kern_nfs.sh, run in the stock-kernel VM,
+# which shares this machine's files): installed apart, with service starts
+# denied, because their services cannot start on a kernel without nfsd and
+# their failure would fail the install; the test starts its own daemons.
+NFS_PKGS=(nfs-kernel-server nfs-common rpcbind)
+# not_installed PKG...: those of PKG... that dpkg has not installed
+not_installed() {
+  for p; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || echo "$p"
+  done
+}
+mapfile -t missing < <(not_installed "${PKGS[@]}")
 if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+mapfile -t nfs_missing < <(not_installed "${NFS_PKGS[@]}")
+if [ ${#nfs_missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  policy=/usr/sbin/policy-rc.d
+  if [ ! -e "$policy" ]; then
+    printf '#!/bin/sh\n# installing NFS packages (osprof install-deps.sh): no service starts\nexit 101\n' >"$policy"
+    chmod 755 "$policy"
+    trap 'rm -f "$policy"' EXIT
+  fi
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${nfs_missing[@]}"
 fi
 # Browser test of the HTML report (tests/browser): playwright-core drives the
 # Debian chromium. Node.js and npm usually come with the machine; where they

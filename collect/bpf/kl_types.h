@@ -65,4 +65,14 @@ struct kl_irq_name {
 	char name[KL_IRQ_NAME];
 };
 
+/* rpc: op = KL_RPC_EXECUTE or KL_RPC_RTT, aux = KL_RPC_CLIENT or
+ * KL_RPC_SERVER, dim[0] = the address of the procedure's name string in
+ * the kernel (named through rpc_names), dim[1] = program << 32 | version. */
+enum { KL_RPC_EXECUTE, KL_RPC_RTT };
+enum { KL_RPC_CLIENT, KL_RPC_SERVER };
+#define KL_RPC_NAME 24
+struct kl_rpc_name {
+	char name[KL_RPC_NAME];
+};
+
 #endif

@@ -429,7 +429,9 @@ void osp_print_nesting_measured(FILE *out, const struct osp_set *s);
  * and the remainder -- network, protocol and client queueing. Client
  * profiles come from layer `stack` (osprof mount over the client's mount)
  * or from the fs layer's FUSE round trips (fuse_OP); server profiles from
- * the user and syscall layers of the server process (analysis/netfs.c). */
+ * the user and syscall layers of the server process (analysis/netfs.c).
+ * For NFS: client ops from the fs layer on nfs/nfs4, server time from the
+ * rpc layer's server side (nfsd), grouped by NFS procedure. */
 /* One class of RPCs: the client ops that issue them and the server calls
  * that serve them (e.g. read: client read; server read, pread64). */
 struct osp_netfs_class {
@@ -446,6 +448,14 @@ struct osp_netfs_class {
 	double remainder_ns; /* mean per client call */
 	unsigned net_peaks;  /* client peaks no server peak overlaps */
 	uint64_t net_peak_lo[8], net_peak_hi[8];
+	/* NFS: client ops from the fs layer on nfs/nfs4, server time from the
+	 * rpc layer's side=server calls; client_rpcs counts the client's own
+	 * calls of the class (rpc side=client), 0 when not profiled. When the
+	 * client profiled its RPCs, rpcs_per_op is client_rpcs per op and the
+	 * server's share counts the server's mean once per such call (the
+	 * server also serves other processes and clients). */
+	int nfs;
+	uint64_t client_rpcs;
 };
 
 struct osp_netfs_opts {

@@ -1,7 +1,8 @@
 /* osprof netfs on sets built in memory: client ops grouped into RPC
  * classes, server time taken from the right layer (file reads from syscall
  * profiles split --by fs, the channel's socket reads left out), shares and
- * remainders exact, a client-only peak named the network's. */
+ * remainders exact, a client-only peak named the network's; NFS: fs-layer
+ * ops on nfs4 against the rpc layer's server calls. */
 #include <math.h>
 #include <stdlib.h>
 #include <osprof/analysis.h>
@@ -100,9 +101,54 @@ static void test_reads_and_peaks(void)
 	osp_set_free(sv);
 }
 
+/* An rpc-layer profile: procedure op on side, time=execute. */
+static void put_rpc(struct osp_set *s, const char *op, const char *side, uint64_t v, unsigned n)
+{
+	struct osp_dim d[4] = {
+	    {"prog", "nfs"}, {"side", (char *)side}, {"time", "execute"}, {"vers", "4"}};
+	struct osp_profile *p = osp_set_get(s, "rpc", op, d, 4);
+	for (unsigned i = 0; i < n; i++)
+		osp_profile_add(s, p, v, 0);
+}
+
+/* NFS: the fs layer's VFS ops on nfs4 against nfsd's calls. The server
+ * served twice as many READs as this client issued (another client): the
+ * share counts its mean once per client RPC. */
+static void test_nfs(void)
+{
+	struct osp_set *cl = osp_set_new(1), *sv = osp_set_new(1);
+	put(cl, "fs", "read_iter", "nfs4", 10000000, 10);
+	put(cl, "fs", "nfs_getattr", "nfs", 1000, 10); /* a tracepoint pair: not an op */
+	put(cl, "fs", "read_iter", "ext4", 1000, 10);  /* another file system */
+	put_rpc(cl, "READ", "client", 9000000, 10);
+	put_rpc(sv, "READ", "server", 2000000, 20);
+	put_rpc(sv, "WRITE", "server", 2000000, 5);
+	struct osp_netfs_class c[32];
+	char err[128];
+	struct osp_netfs_opts o = {0};
+	int n = osp_netfs_split(cl, sv, &o, c, 32, err, sizeof(err));
+	CHECK_EQ_U64(n, 1);
+	const struct osp_netfs_class *r = find(c, n, "read");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK(r->nfs);
+		CHECK_STR(r->server_layer, "rpc");
+		CHECK_EQ_U64(r->client.count, 10);
+		CHECK_EQ_U64(r->client_rpcs, 10);
+		CHECK_EQ_U64(r->server.count, 20);
+		NEAR(r->rpcs_per_op, 1.0, 1e-9);
+		NEAR(r->server_share, 0.2, 1e-9);
+		NEAR(r->remainder_ns, 8e6, 1);
+	}
+	osp_netfs_free(c, (unsigned)n);
+	osp_set_free(cl);
+	osp_set_free(sv);
+}
+
 int main(void)
 {
 	RUN(test_split);
 	RUN(test_reads_and_peaks);
+	RUN(test_nfs);
 	CHECK_EXIT();
 }
