@@ -133,6 +133,8 @@ void osp_bpf_layer_destroy(struct osp_session *s, int slot)
 
 int osp_bpf_layer_list(const struct osp_bpf_layer *l, FILE *out, int verbose)
 {
+	if (l->list_own)
+		return l->list_own(out, verbose);
 	int root = geteuid() == 0 && access("/sys/kernel/btf/vmlinux", R_OK) == 0;
 	const char *mode = !l->tp_btf_only ? kl_tp_mode_name()
 	                   : root          ? "tp_btf"

@@ -60,8 +60,10 @@ struct osp_bpf_layer {
 	/* Optional, before each read of the map. */
 	int (*before_read)(struct osp_bpf_layer_state *st);
 	void (*free_priv)(void *priv); /* optional: frees st->priv */
-	/* `osprof list`: a line whose %s is the attach mode, and (-v) more */
+	/* `osprof list`: a line whose %s is the attach mode, and (-v) more;
+	 * or, where that depends on the machine, a function of its own */
 	const char *list_line, *list_more;
+	int (*list_own)(FILE *out, int verbose);
 	int tp_btf_only; /* no raw_tp twins: the mode is always tp_btf */
 };
 

@@ -101,22 +101,7 @@ static int configure(struct osp_session *s, struct osp_bpf_layer_state *st)
 	return 0;
 }
 
-static const struct osp_bpf_layer rpc_bpf_layer = {
-    .name = "rpc",
-    .tps = "rpc_stats_latency,svc_stats_latency,nfsd_compound,nfsd_compound_status",
-    .hist = "rpc_hist",
-    .open = rpc_open,
-    .no_by = "split by procedure, program, version and side",
-    .configure = configure,
-    .desc = desc,
-};
-
-static int rpc_prepare(struct osp_session *s, int slot)
-{
-	return osp_bpf_layer_prepare(&rpc_bpf_layer, s, slot);
-}
-
-static int rpc_list(FILE *out, int verbose)
+static int rpc_list_own(FILE *out, int verbose)
 {
 	if (access(SUNRPC_MOD, F_OK)) {
 		fprintf(out, "rpc      unavailable here: %s\n", no_sunrpc);
@@ -135,13 +120,8 @@ static int rpc_list(FILE *out, int verbose)
 	return 0;
 }
 
-const struct osp_layer osp_layer_rpc = {
-    .name = "rpc",
-    .summary = "Sun RPC (NFS) round trips by procedure: client execute and rtt, server time",
-    .needs_root = 1,
-    .list = rpc_list,
-    .prepare = rpc_prepare,
-    .attach = osp_bpf_layer_attach,
-    .collect = osp_bpf_layer_collect,
-    .destroy = osp_bpf_layer_destroy,
-};
+OSP_BPF_LAYER(rpc, NULL,
+              "Sun RPC (NFS) round trips by procedure: client execute and rtt, server time",
+              .tps = "rpc_stats_latency,svc_stats_latency,nfsd_compound,nfsd_compound_status",
+              .hist = "rpc_hist", .no_by = "split by procedure, program, version and side",
+              .configure = configure, .desc = desc, .list_own = rpc_list_own);
