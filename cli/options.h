@@ -49,6 +49,9 @@ struct osp_option {
 	int exclusive; /* FLAG: another FLAG of the same value with another .set is an error */
 };
 
+/* UINT without an upper bound (of its own). */
+#define OSP_OPT_NOMAX 1e18
+
 /* -p PID[,PID]: the process ids in the order given. */
 struct osp_pids {
 	pid_t *v;
