@@ -329,7 +329,7 @@ static int left_part(const struct osp_option *o, char *buf, size_t len)
 
 /* Left parts longer than this put their text after two spaces instead of
  * widening the column of every other option. */
-#define MAX_COLUMN 24
+#define MAX_COLUMN 26
 
 void osp_opts_usage(FILE *out, const struct osp_opts_spec *spec)
 {
