@@ -363,6 +363,7 @@ void osp_opts_usage(FILE *out, const struct osp_opts_spec *spec)
 				fprintf(out, "%*s", col, "");
 		}
 	}
+	fprintf(out, "  -h, --help%*sthis text\n", col > 12 ? col - 12 : 2, "");
 	if (spec->tail)
 		fputs(spec->tail, out);
 }

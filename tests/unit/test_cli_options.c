@@ -187,6 +187,7 @@ static void test_usage(void)
 	               "  -o, --output FILE     where to write\n"
 	               "      --by DIM          split\n"
 	               "  -p, --pid PID[,PID]   processes\n"
+	               "  -h, --help            this text\n"
 	               "Tail.\n");
 }
 
