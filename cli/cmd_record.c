@@ -30,7 +30,8 @@ static const char usage_head[] =
     "was full), after one line naming each count (--allow-loss: 0); calls in\n"
     "flight when the probes attached end unpaired, are counted in the file and\n"
     "are not a loss; 2 bad option, value or output path (nothing attached); 1\n"
-    "profiling cannot start here or FILE cannot be written.\n";
+    "profiling cannot start here or FILE cannot be written.\n"
+    "\nOptions:\n";
 
 static int parse_positional(int argc, char **argv, int next, uint64_t *interval, long *count)
 {
@@ -71,21 +72,18 @@ static void print_interval(struct osp_set *iv, unsigned n)
 int cmd_record(int argc, char **argv)
 {
 	struct osp_collect_opts o;
-	int next, rc = osp_collect_parse("record", usage_head, 1, argc, argv, &o, &next);
+	const struct osp_collect_spec spec = {"record", usage_head, 1, NULL};
+	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
-		return rc == 1 ? OSP_EXIT_OK : rc;
+		return osp_opts_exit(rc);
 	if ((rc = osp_collect_check_output("record", o.output)))
 		return rc;
 	uint64_t interval;
 	long count;
 	if ((rc = parse_positional(argc, argv, next, &interval, &count)))
 		goto out_opts;
-	if ((o.all != 0) + (o.npids != 0) + (o.cgroup != NULL) + (o.comm != NULL) > 1) {
-		rc = osp_usage_err("record", "-a, -p, -c and --comm exclude each other");
+	if ((rc = osp_collect_one_target("record", &o)))
 		goto out_opts;
-	}
-	if (!o.npids && !o.cgroup && !o.comm)
-		o.all = 1;
 	const struct osp_layer *layers[OSP_MAX_LAYERS];
 	int nlayers;
 	if ((rc = osp_collect_layers("record", &o, layers, &nlayers)))
@@ -158,6 +156,6 @@ out:
 		rc = OSP_EXIT_USAGE;
 	osp_collect_session_free(&s, layers, n);
 out_opts:
-	free(o.pids);
+	free(o.pids.v);
 	return rc;
 }

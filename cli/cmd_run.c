@@ -32,7 +32,8 @@ static const char usage_head[] =
     "or setuid programs the user layer could not enter), 3, after one line\n"
     "naming each count (--allow-loss: 0). Before CMD runs: 2 for a bad option,\n"
     "value or output path, 1 when profiling cannot start here (no root, no BTF,\n"
-    "no requested layer can attach). 1 also when FILE cannot be written.\n";
+    "no requested layer can attach). 1 also when FILE cannot be written.\n"
+    "\nOptions:\n";
 
 static int exit_status(int status)
 {
@@ -82,9 +83,10 @@ static int wait_child_progress(pid_t pid, struct osp_progress *pg, const char *c
 int cmd_run(int argc, char **argv)
 {
 	struct osp_collect_opts o;
-	int next, rc = osp_collect_parse("run", usage_head, 0, argc, argv, &o, &next);
+	const struct osp_collect_spec spec = {"run", usage_head, 0, NULL};
+	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
-		return rc == 1 ? OSP_EXIT_OK : rc;
+		return osp_opts_exit(rc);
 	if (next >= argc)
 		return osp_usage_err("run", "no command given");
 	if ((rc = osp_collect_check_output("run", o.output)))
@@ -159,6 +161,6 @@ out:
 	if (s.bad_input)
 		status = OSP_EXIT_USAGE;
 	osp_collect_session_free(&s, layers, n);
-	free(o.pids);
+	free(o.pids.v);
 	return status;
 }

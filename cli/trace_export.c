@@ -1,7 +1,6 @@
 /* osprof trace export: Chrome/Perfetto trace-event JSON, heatmap lines
  * (`time latency` for trace2heatmap.pl) and per-thread event trees (system
  * call -> fs event -> block request, nested by time) for the HTML tree view. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +15,8 @@
 static const char usage[] =
     "usage: osprof trace export [--chrome OUT.json] [--heatmap OUT] [--tree OUT.json]\n"
     "                           [FILTERS] DIR|FILE\n\n"
-    "Writes the events of a trace in other tools' formats ('-' = stdout):\n"
-    "  --chrome FILE   Chrome trace-event JSON (complete 'X' events, µs): open in\n"
-    "                  https://ui.perfetto.dev or chrome://tracing; one track per\n"
-    "                  thread, named after its command\n"
-    "  --heatmap FILE  one 'TIME LATENCY' line per event, both in microseconds,\n"
-    "                  time since the first event: trace2heatmap.pl --unitstime=us\n"
-    "                  --unitslatency=us FILE > heatmap.svg\n"
-    "  --tree FILE     JSON: per thread, its events nested by time (a system call\n"
-    "                  containing the fs events and block requests it caused), for\n"
-    "                  the HTML tree view; docs/trace.md describes the "
-    "fields\n\n" TRACE_FILTER_HELP;
+    "Writes the events of a trace in other tools' formats ('-' = stdout).\n\n"
+    "Options:\n";
 
 struct thread_name {
 	uint32_t tid;
@@ -192,46 +182,31 @@ static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_hos
 
 int trace_cmd_export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    TRACE_FILTER_LONGOPTS,
-	    {"chrome", required_argument, NULL, 1},
-	    {"heatmap", required_argument, NULL, 2},
-	    {"tree", required_argument, NULL, 3},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct osp_trace_filter f = {0};
+	struct osp_trace_filter f;
+	struct osp_option filters[TRACE_FILTER_NOPTS];
+	trace_filter_options(filters, &f);
 	const char *chrome = NULL, *heat = NULL, *tree = NULL;
-	int c, rc;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 1:
-			chrome = optarg;
-			break;
-		case 2:
-			heat = optarg;
-			break;
-		case 3:
-			tree = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		case ':':
-			return osp_usage_err("trace export", "option %s needs a value",
-			                     argv[optind - 1]);
-		default:
-			if (c >= 1000) {
-				if ((rc = trace_filter_opt("trace export", &f, c, optarg)))
-					return rc;
-				break;
-			}
-			return osp_usage_err("trace export", "unknown option '%s'",
-			                     argv[optind - 1]);
-		}
-	}
+	struct osp_option opts[] = {
+	    OSP_OPT_STRING(0, "chrome", &chrome, "FILE",
+	                   "Chrome trace-event JSON (complete 'X' events, µs): open in\n"
+	                   "https://ui.perfetto.dev or chrome://tracing; one track per\n"
+	                   "thread, named after its command"),
+	    OSP_OPT_STRING(0, "heatmap", &heat, "FILE",
+	                   "one 'TIME LATENCY' line per event, both in microseconds,\n"
+	                   "time since the first event: trace2heatmap.pl --unitstime=us\n"
+	                   "--unitslatency=us FILE > heatmap.svg"),
+	    OSP_OPT_STRING(0, "tree", &tree, "FILE",
+	                   "JSON: per thread, its events nested by time (a system call\n"
+	                   "containing the fs events and block requests it caused), for\n"
+	                   "the HTML tree view; docs/trace.md describes the fields"),
+	    OSP_OPT_GROUP(""),
+	    OSP_OPT_INCLUDE(filters),
+	    OSP_OPT_END,
+	};
+	const struct osp_opts_spec spec = {"trace export", usage, NULL, opts, 0};
+	int optind, rc = osp_opts_parse(&spec, argc, argv, &optind);
+	if (rc)
+		return osp_opts_exit(rc);
 	if (optind != argc - 1)
 		return osp_usage_err("trace export", "give one trace directory or segment file");
 	if (!chrome && !heat && !tree)
