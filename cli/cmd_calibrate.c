@@ -62,7 +62,8 @@ int cmd_calibrate(int argc, char **argv)
 	    OSP_OPT_FLAG('q', "quiet", &quiet, "do not print the table"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"calibrate", usage_head, usage_tail, opts, 0};
+	const struct osp_opts_spec spec = {
+	    .cmd = "calibrate", .head = usage_head, .tail = usage_tail, .opts = opts};
 	int rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);

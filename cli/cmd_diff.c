@@ -49,7 +49,8 @@ struct diff_args {
 static int add_dim(const char *tok, void *ctx)
 {
 	struct diff_args *d = ctx;
-	if (d->ndrop == MAX_DROP || strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
+	if (d->ndrop == MAX_DROP ||
+	    strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
 		return osp_usage_err("diff",
 		                     "--drop-dim: '%s' is not a dimension name "
 		                     "([a-z0-9_]+, at most %d)",
@@ -338,7 +339,8 @@ int cmd_diff(int argc, char **argv)
 	                   "With --json one object per host."),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"diff", usage_head, usage_tail, opts, 0};
+	const struct osp_opts_spec spec = {
+	    .cmd = "diff", .head = usage_head, .tail = usage_tail, .opts = opts};
 	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc == OSP_OPTS_HELP) {
 		printf("Default thresholds:");

@@ -39,7 +39,7 @@ int cmd_export(int argc, char **argv)
 	                   "host label of profiles that have no host dimension"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"export", usage_head, NULL, opts, 0};
+	const struct osp_opts_spec spec = {.cmd = "export", .head = usage_head, .opts = opts};
 	int rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);

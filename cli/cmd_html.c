@@ -29,13 +29,12 @@ static const char usage_head[] =
     "\n"
     "Options:\n";
 
-static const char usage_tail[] =
-    "\n"
-    "Examples:\n"
-    "  osprof html -o report.html run.osp\n"
-    "  osprof html -o cmp.html before.osp after.osp\n"
-    "\n"
-    "Exit status: 0 ok, 1 failure, 2 bad usage or input.\n";
+static const char usage_tail[] = "\n"
+                                 "Examples:\n"
+                                 "  osprof html -o report.html run.osp\n"
+                                 "  osprof html -o cmp.html before.osp after.osp\n"
+                                 "\n"
+                                 "Exit status: 0 ok, 1 failure, 2 bad usage or input.\n";
 
 int cmd_html(int argc, char **argv)
 {
@@ -57,7 +56,8 @@ int cmd_html(int argc, char **argv)
 	                   "'osprof rootcause --folded' or for flamegraph.pl)"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"html", usage_head, usage_tail, opts, 0};
+	const struct osp_opts_spec spec = {
+	    .cmd = "html", .head = usage_head, .tail = usage_tail, .opts = opts};
 	int rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);

@@ -89,7 +89,8 @@ int cmd_merge(int argc, char **argv)
 	                 "or start times"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"merge", usage_head, usage_tail, opts, 0};
+	const struct osp_opts_spec spec = {
+	    .cmd = "merge", .head = usage_head, .tail = usage_tail, .opts = opts};
 	int rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);

@@ -102,12 +102,14 @@ static int parse(int argc, char **argv, struct mount_opts *o, int *next)
 	                 "(FUSE passthrough: libfuse 3.16 and Linux 6.9)"),
 	    OSP_OPT_FLAG(0, "allow-other", &o->allow_other,
 	                 "let other users in (the kernel checks permissions)"),
-	    OSP_OPT_STRING('C', "cwd", &o->cwd, "DIR", "CMD's working directory (default MOUNTPOINT)"),
+	    OSP_OPT_STRING('C', "cwd", &o->cwd, "DIR",
+	                   "CMD's working directory (default MOUNTPOINT)"),
 	    OSP_OPT_FLAG(0, "allow-loss", &o->allow_loss, "exit 0 even when samples were lost"),
 	    OSP_OPT_END,
 	};
 	/* in order: options come before LOWER, and CMD's own after -- */
-	const struct osp_opts_spec spec = {"mount", usage_head, usage_tail, opts, 1};
+	const struct osp_opts_spec spec = {
+	    .cmd = "mount", .head = usage_head, .tail = usage_tail, .opts = opts, .in_order = 1};
 	int rc = osp_opts_parse(&spec, argc, argv, next);
 	if (!rc && by)
 		o->by = !strcmp(by, "pid") ? OSP_STACK_BY_PID : OSP_STACK_BY_COMM;

@@ -52,7 +52,8 @@ int cmd_netfs(int argc, char **argv)
 	                   "with one file: the server's profiles have host=H"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"netfs", usage_head, usage_tail, opts, 0};
+	const struct osp_opts_spec spec = {
+	    .cmd = "netfs", .head = usage_head, .tail = usage_tail, .opts = opts};
 	int rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);

@@ -52,7 +52,7 @@ int cmd_peaks(int argc, char **argv)
 	                 "only the N profiles with the largest total latency"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"peaks", usage_head, NULL, opts, 0};
+	const struct osp_opts_spec spec = {.cmd = "peaks", .head = usage_head, .opts = opts};
 	int rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);

@@ -161,8 +161,8 @@ static int load_sets(const char *file, const char *diff, const char *drop, int h
 	/* Checked before any output file exists, so a refused plot leaves none
 	 * (the renderers check it too, but only once the file is open). */
 	if (heatmap > 0 && !(*a)->slice_ns) {
-		rc = osp_usage_err("plot", "--heatmap: %s is not time-sliced (record it with -i DUR)",
-		                   file);
+		rc = osp_usage_err(
+		    "plot", "--heatmap: %s is not time-sliced (record it with -i DUR)", file);
 		goto fail;
 	}
 	return 0;
@@ -223,11 +223,13 @@ int cmd_plot(int argc, char **argv)
 	                 "at most N profiles (default 30, 0 = all)"),
 	    OSP_OPT_FLAG(0, "total", &o.total_axis,
 	                 "add a right axis with the latency spent in each bucket"),
-	    OSP_OPT_SET(0, "heatmap", &o.heatmap, 1, "require time slices (error if FILE has none)"),
+	    OSP_OPT_SET(0, "heatmap", &o.heatmap, 1,
+	                "require time slices (error if FILE has none)"),
 	    OSP_OPT_SET(0, "no-heatmap", &o.heatmap, -1, "never draw heat maps"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"plot", usage_head, usage_tail, opts, 0};
+	const struct osp_opts_spec spec = {
+	    .cmd = "plot", .head = usage_head, .tail = usage_tail, .opts = opts};
 	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);

@@ -69,12 +69,20 @@ int cmd_report(int argc, char **argv)
 	    OSP_OPT_FLAG(0, "slices", &o.slices,
 	                 "also print time slices (profiles recorded with -i)"),
 	    OSP_OPT_FLAG(0, "summary", &o.no_hist, "summary table only"),
-	    {.kind = OSP_OPTK_FLAG, .long_name = "json", .value = &format, .size = sizeof(format),
-	     .set = FORMAT_JSON, .exclusive = 1,
+	    {.kind = OSP_OPTK_FLAG,
+	     .long_name = "json",
+	     .value = &format,
+	     .size = sizeof(format),
+	     .set = FORMAT_JSON,
+	     .exclusive = 1,
 	     .help = "NDJSON: a first {\"type\":\"meta\"} object (the file's\n"
 	             "metadata), then one {\"type\":\"profile\"} per profile"},
-	    {.kind = OSP_OPTK_FLAG, .long_name = "csv", .value = &format, .size = sizeof(format),
-	     .set = FORMAT_CSV, .exclusive = 1,
+	    {.kind = OSP_OPTK_FLAG,
+	     .long_name = "csv",
+	     .value = &format,
+	     .size = sizeof(format),
+	     .set = FORMAT_CSV,
+	     .exclusive = 1,
 	     .help = "CSV: one row per profile, one column per bucket (with\n"
 	             "--slices, one more row per time slice)"},
 	    OSP_OPT_FLAG(0, "nesting", &nesting,
@@ -87,7 +95,7 @@ int cmd_report(int argc, char **argv)
 	                 "(\"measured\" or \"count\")"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"report", usage_head, NULL, opts, 0};
+	const struct osp_opts_spec spec = {.cmd = "report", .head = usage_head, .opts = opts};
 	int rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);

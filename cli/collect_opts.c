@@ -58,7 +58,8 @@ int osp_collect_parse(const struct osp_collect_spec *c, int argc, char **argv,
 	    OSP_OPT_STRING(0, "peaks", &o->peaks, "RANGES",
 	                   "bucket ranges as 'osprof peaks' numbers them, e.g.\n"
 	                   "8-10,14-18 (or zero, ovf, latencies: 10us-1ms)"),
-	    OSP_OPT_COUNT('v', "verbose", &o->verbose, "print the attach mode chosen for each probe"),
+	    OSP_OPT_COUNT('v', "verbose", &o->verbose,
+	                  "print the attach mode chosen for each probe"),
 	    OSP_OPT_FLAG('q', "quiet", &o->quiet,
 	                 "no progress line (shown only when stderr is a terminal)"),
 	    OSP_OPT_FLAG(0, "allow-loss", &o->allow_loss,
@@ -68,7 +69,8 @@ int osp_collect_parse(const struct osp_collect_spec *c, int argc, char **argv,
 	    OSP_OPT_END,
 	};
 	/* in order: the first non-option starts the command to run */
-	const struct osp_opts_spec spec = {c->cmd, c->head, NULL, opts, 1};
+	const struct osp_opts_spec spec = {
+	    .cmd = c->cmd, .head = c->head, .opts = opts, .in_order = 1};
 	int rc = osp_opts_parse(&spec, argc, argv, next);
 	if (rc)
 		return rc;

@@ -24,8 +24,8 @@ struct osp_collect_opts {
 /* How one collecting command takes the shared options. */
 struct osp_collect_spec {
 	const char *cmd;
-	const char *head; /* --help before the option list (ends with its heading) */
-	int targets;      /* -a -p -c --comm (record, top, serve) */
+	const char *head;             /* --help before the option list (ends with its heading) */
+	int targets;                  /* -a -p -c --comm (record, top, serve) */
 	const struct osp_option *own; /* the command's own options, listed first; or NULL */
 };
 

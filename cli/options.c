@@ -10,6 +10,9 @@
 
 #define MAX_OPTS 64
 
+/* the parse in progress names flags by their short letter alone */
+static int short_only;
+
 /* The table with its INCLUDEs expanded, in order, plus the help column. */
 struct flat {
 	const struct osp_option *o[MAX_OPTS];
@@ -31,12 +34,12 @@ static void flatten(const struct osp_option *t, struct flat *f)
 /* "-x/--long", "--long" or "-x" into buf. */
 static const char *flag_name(const struct osp_option *o, char *buf, size_t len)
 {
-	if (o->short_name && o->long_name)
-		snprintf(buf, len, "-%c/--%s", o->short_name, o->long_name);
-	else if (o->long_name)
-		snprintf(buf, len, "--%s", o->long_name);
-	else
+	if (o->short_name && (short_only || !o->long_name))
 		snprintf(buf, len, "-%c", o->short_name);
+	else if (o->short_name)
+		snprintf(buf, len, "-%c/--%s", o->short_name, o->long_name);
+	else
+		snprintf(buf, len, "--%s", o->long_name);
 	return buf;
 }
 
@@ -154,7 +157,10 @@ static int choice_err(const char *cmd, const char *flag, const struct osp_option
 		n++;
 	for (size_t i = 0; i < n; i++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-		         !i ? "" : n == 2 ? " or " : ", ", o->choices[i]);
+		         !i       ? ""
+		         : n == 2 ? " or "
+		                  : ", ",
+		         o->choices[i]);
 	if (n == 1)
 		return osp_usage_err(cmd, "%s: '%s' is not '%s'", flag, arg, list);
 	return osp_usage_err(cmd, "%s: '%s' is not %s%s", flag, arg, n > 2 ? "one of " : "", list);
@@ -258,9 +264,8 @@ static void getopt_tables(const struct flat *f, int in_order, struct option *lo,
 				*s++ = ':';
 		}
 		if (o->long_name)
-			lo[nl++] = (struct option){o->long_name,
-			                           has_arg ? required_argument : no_argument, NULL,
-			                           256 + i};
+			lo[nl++] = (struct option){
+			    o->long_name, has_arg ? required_argument : no_argument, NULL, 256 + i};
 	}
 	*s++ = 'h';
 	*s = '\0';
@@ -285,6 +290,7 @@ int osp_opts_parse(const struct osp_opts_spec *spec, int argc, char **argv, int 
 	struct option lo[MAX_OPTS + 2];
 	char so[3 * MAX_OPTS + 4];
 	getopt_tables(&f, spec->in_order, lo, so);
+	short_only = spec->short_in_errors;
 	optind = 0; /* glibc: a full restart (in_order differs between calls) */
 	opterr = 0;
 	int c, rc;
@@ -298,7 +304,8 @@ int osp_opts_parse(const struct osp_opts_spec *spec, int argc, char **argv, int 
 		if (c == ':') {
 			o = by_val(&f, optopt);
 			return osp_usage_err(spec->cmd, "%s needs an argument",
-			                     o ? flag_name(o, flag, sizeof(flag)) : argv[optind - 1]);
+			                     o ? flag_name(o, flag, sizeof(flag))
+			                       : argv[optind - 1]);
 		}
 		if (!o) {
 			if (optopt > 0 && optopt < 256)

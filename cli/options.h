@@ -34,16 +34,16 @@ enum osp_opt_kind {
 /* One option. Build entries with the OSP_OPT_* macros below. */
 struct osp_option {
 	enum osp_opt_kind kind;
-	char short_name;       /* 0: long only */
-	const char *long_name; /* NULL: short only */
-	void *value;           /* where the value goes */
-	size_t size;           /* sizeof(*value) for FLAG, COUNT and UINT */
-	const char *arg;       /* placeholder in --help: N, DUR, FILE (NULL for flags) */
-	const char *help;      /* lines separated by '\n' (indented to the help column) */
-	double min, max;       /* UINT, DOUBLE ranges */
-	long long set;         /* FLAG: the value stored */
-	uint64_t scale;        /* SIZE: bytes of a bare number */
-	const char *what;      /* error: "'ARG' is not WHAT" (NULL: the kind's own) */
+	char short_name;            /* 0: long only */
+	const char *long_name;      /* NULL: short only */
+	void *value;                /* where the value goes */
+	size_t size;                /* sizeof(*value) for FLAG, COUNT and UINT */
+	const char *arg;            /* placeholder in --help: N, DUR, FILE (NULL for flags) */
+	const char *help;           /* lines separated by '\n' (indented to the help column) */
+	double min, max;            /* UINT, DOUBLE ranges */
+	long long set;              /* FLAG: the value stored */
+	uint64_t scale;             /* SIZE: bytes of a bare number */
+	const char *what;           /* error: "'ARG' is not WHAT" (NULL: the kind's own) */
 	const char *const *choices; /* CHOICE: NULL-terminated */
 	int (*call)(const char *cmd, const char *flag, const char *arg, void *value);
 	int exclusive; /* FLAG: another FLAG of the same value with another .set is an error */
@@ -59,41 +59,77 @@ struct osp_pids {
 };
 
 #define OSP_OPT_FLAG(s, l, v, h)                                                                   \
-	{.kind = OSP_OPTK_FLAG, .short_name = s, .long_name = l, .value = v,                       \
-	 .size = sizeof(*(v)), .set = 1, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_FLAG, .short_name = s, .long_name = l, .value = v,                \
+		.size = sizeof(*(v)), .set = 1, .help = h                                          \
+	}
 #define OSP_OPT_SET(s, l, v, n, h)                                                                 \
-	{.kind = OSP_OPTK_FLAG, .short_name = s, .long_name = l, .value = v,                       \
-	 .size = sizeof(*(v)), .set = n, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_FLAG, .short_name = s, .long_name = l, .value = v,                \
+		.size = sizeof(*(v)), .set = n, .help = h                                          \
+	}
 #define OSP_OPT_COUNT(s, l, v, h)                                                                  \
-	{.kind = OSP_OPTK_COUNT, .short_name = s, .long_name = l, .value = v,                      \
-	 .size = sizeof(*(v)), .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_COUNT, .short_name = s, .long_name = l, .value = v,               \
+		.size = sizeof(*(v)), .help = h                                                    \
+	}
 #define OSP_OPT_STRING(s, l, v, a, h)                                                              \
-	{.kind = OSP_OPTK_STRING, .short_name = s, .long_name = l, .value = v, .arg = a, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_STRING, .short_name = s, .long_name = l, .value = v, .arg = a,    \
+		.help = h                                                                          \
+	}
 #define OSP_OPT_UINT(s, l, v, lo, hi, w, a, h)                                                     \
-	{.kind = OSP_OPTK_UINT, .short_name = s, .long_name = l, .value = v,                       \
-	 .size = sizeof(*(v)), .min = lo, .max = hi, .what = w, .arg = a, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_UINT, .short_name = s, .long_name = l, .value = v,                \
+		.size = sizeof(*(v)), .min = lo, .max = hi, .what = w, .arg = a, .help = h         \
+	}
 #define OSP_OPT_DOUBLE(s, l, v, lo, hi, w, a, h)                                                   \
-	{.kind = OSP_OPTK_DOUBLE, .short_name = s, .long_name = l, .value = v, .min = lo,          \
-	 .max = hi, .what = w, .arg = a, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_DOUBLE, .short_name = s, .long_name = l, .value = v, .min = lo,   \
+		.max = hi, .what = w, .arg = a, .help = h                                          \
+	}
 #define OSP_OPT_PERCENT(s, l, v, a, h)                                                             \
-	{.kind = OSP_OPTK_PERCENT, .short_name = s, .long_name = l, .value = v, .arg = a, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_PERCENT, .short_name = s, .long_name = l, .value = v, .arg = a,   \
+		.help = h                                                                          \
+	}
 #define OSP_OPT_DURATION(s, l, v, a, h)                                                            \
-	{.kind = OSP_OPTK_DURATION, .short_name = s, .long_name = l, .value = v, .arg = a,         \
-	 .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_DURATION, .short_name = s, .long_name = l, .value = v, .arg = a,  \
+		.help = h                                                                          \
+	}
 #define OSP_OPT_SIZE(s, l, v, unit, a, h)                                                          \
-	{.kind = OSP_OPTK_SIZE, .short_name = s, .long_name = l, .value = v, .scale = unit,        \
-	 .arg = a, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_SIZE, .short_name = s, .long_name = l, .value = v, .scale = unit, \
+		.arg = a, .help = h                                                                \
+	}
 #define OSP_OPT_PIDS(s, l, v, a, h)                                                                \
-	{.kind = OSP_OPTK_PIDS, .short_name = s, .long_name = l, .value = v, .arg = a, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_PIDS, .short_name = s, .long_name = l, .value = v, .arg = a,      \
+		.help = h                                                                          \
+	}
 #define OSP_OPT_CHOICE(s, l, v, c, a, h)                                                           \
-	{.kind = OSP_OPTK_CHOICE, .short_name = s, .long_name = l, .value = v, .choices = c,       \
-	 .arg = a, .help = h}
+	{                                                                                          \
+		.kind = OSP_OPTK_CHOICE, .short_name = s, .long_name = l, .value = v,              \
+		.choices = c, .arg = a, .help = h                                                  \
+	}
 #define OSP_OPT_CALL(s, l, v, fn, a, h)                                                            \
-	{.kind = OSP_OPTK_CALL, .short_name = s, .long_name = l, .value = v, .call = fn,           \
-	 .arg = a, .help = h}
-#define OSP_OPT_GROUP(h)   {.kind = OSP_OPTK_GROUP, .help = h}
-#define OSP_OPT_INCLUDE(t) {.kind = OSP_OPTK_INCLUDE, .value = (void *)(t)}
-#define OSP_OPT_END        {.kind = OSP_OPTK_END}
+	{                                                                                          \
+		.kind = OSP_OPTK_CALL, .short_name = s, .long_name = l, .value = v, .call = fn,    \
+		.arg = a, .help = h                                                                \
+	}
+#define OSP_OPT_GROUP(h)                                                                           \
+	{                                                                                          \
+		.kind = OSP_OPTK_GROUP, .help = h                                                  \
+	}
+#define OSP_OPT_INCLUDE(t)                                                                         \
+	{                                                                                          \
+		.kind = OSP_OPTK_INCLUDE, .value = (void *)(t)                                     \
+	}
+#define OSP_OPT_END                                                                                \
+	{                                                                                          \
+		.kind = OSP_OPTK_END                                                               \
+	}
 
 /* A command's options and the prose of its --help around the option list. */
 struct osp_opts_spec {
@@ -101,7 +137,8 @@ struct osp_opts_spec {
 	const char *head; /* usage line(s), description, and the list's heading */
 	const char *tail; /* after the list (examples, exit status); may be NULL */
 	const struct osp_option *opts;
-	int in_order; /* stop at the first non-option (it starts a command line) */
+	int in_order;        /* stop at the first non-option (it starts a command line) */
+	int short_in_errors; /* messages name a flag "-x", not "-x/--long" (trace record's) */
 };
 
 /* What osp_opts_parse returns after printing --help. */

@@ -44,8 +44,7 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 	    OSP_OPT_GROUP("\nOptions:"),
 	    OSP_OPT_FLAG(0, "no-header", d ? &d->no_header : &unused.no_header,
 	                 "no column header line"),
-	    OSP_OPT_FLAG(0, "wall", d ? &d->wall : &unused.wall,
-	                 "TIME as local wall-clock time"),
+	    OSP_OPT_FLAG(0, "wall", d ? &d->wall : &unused.wall, "TIME as local wall-clock time"),
 	    OSP_OPT_END,
 	};
 	struct osp_option opts[] = {
@@ -53,7 +52,7 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 	    OSP_OPT_INCLUDE(d ? dump_opts : dump_opts + 3),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {cmd, usage, NULL, opts, 0};
+	const struct osp_opts_spec spec = {.cmd = cmd, .head = usage, .opts = opts};
 	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return rc;

@@ -203,7 +203,7 @@ int trace_cmd_export(int argc, char **argv)
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"trace export", usage, NULL, opts, 0};
+	const struct osp_opts_spec spec = {.cmd = "trace export", .head = usage, .opts = opts};
 	int optind, rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);

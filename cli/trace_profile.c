@@ -31,14 +31,15 @@ int trace_cmd_profile(int argc, char **argv)
 	    OSP_OPT_STRING('o', "output", &out, "FILE",
 	                   "where to write (default trace.osp; '-' = stdout)"),
 	    OSP_OPT_RESOLUTION(&r),
-	    OSP_OPT_DURATION('i', "interval", &slice, "DUR", "also keep time slices of DUR (e.g. 1s)"),
+	    OSP_OPT_DURATION('i', "interval", &slice, "DUR",
+	                     "also keep time slices of DUR (e.g. 1s)"),
 	    OSP_OPT_CHOICE(0, "by", &by, by_choices, "pid|comm",
 	                   "one profile per process id or command name"),
 	    OSP_OPT_GROUP(""),
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {"trace profile", usage, NULL, opts, 0};
+	const struct osp_opts_spec spec = {.cmd = "trace profile", .head = usage, .opts = opts};
 	int optind, rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);

@@ -52,8 +52,11 @@ static int parse_with(struct vals *v, int in_order, int argc, char **argv)
 	    OSP_OPT_PIDS('p', "pid", &v->pids, "PID[,PID]", "processes"),
 	    OSP_OPT_END,
 	};
-	struct osp_opts_spec spec = {"test", "usage: test\n\nOptions:\n", "Tail.\n", opts,
-	                             in_order};
+	struct osp_opts_spec spec = {.cmd = "test",
+	                             .head = "usage: test\n\nOptions:\n",
+	                             .tail = "Tail.\n",
+	                             .opts = opts,
+	                             .in_order = in_order};
 	memset(v, 0, sizeof(*v));
 	return osp_opts_parse(&spec, argc, argv, &v->next);
 }
@@ -71,7 +74,7 @@ static int run_call(void *ctx)
 	return parse_with(&c->v, c->in_order, c->argc, c->argv);
 }
 
-#define ARGS(...) ((char *[]){"test", __VA_ARGS__, NULL})
+#define ARGS(...)  ((char *[]){"test", __VA_ARGS__, NULL})
 #define NARGS(...) ((int)(sizeof((char *[]){"test", __VA_ARGS__}) / sizeof(char *)))
 
 static int call(struct call *c, int in_order, int argc, char **argv, char *err, size_t len)
@@ -90,9 +93,9 @@ static void test_values(void)
 	char err[512];
 	char **a = ARGS("--json", "-vv", "--top=5", "--min-share", "2.5", "-d10ms", "-C", "2",
 	                "--output", "x.osp", "--by", "comm", "-p", "1,2", "-p3", "FILE");
-	CHECK(call(&c, 0, NARGS("--json", "-vv", "--top=5", "--min-share", "2.5", "-d10ms",
-	                        "-C", "2", "--output", "x.osp", "--by", "comm", "-p", "1,2",
-	                        "-p3", "FILE"),
+	CHECK(call(&c, 0,
+	           NARGS("--json", "-vv", "--top=5", "--min-share", "2.5", "-d10ms", "-C", "2",
+	                 "--output", "x.osp", "--by", "comm", "-p", "1,2", "-p3", "FILE"),
 	           a, err, sizeof(err)) == 0);
 	CHECK(c.v.json == 1 && c.v.verbose == 2 && c.v.top == 5);
 	CHECK(c.v.pct > 0.0249 && c.v.pct < 0.0251);
@@ -134,7 +137,8 @@ static void test_errors(void)
 	} bad[] = {
 	    {"--top", "0", "osprof test: -t/--top: '0' is not a positive number\n"},
 	    {"--top", "1x", "osprof test: -t/--top: '1x' is not a positive number\n"},
-	    {"--min-share", "101", "osprof test: --min-share: '101' is not a percentage in 0..100\n"},
+	    {"--min-share", "101",
+	     "osprof test: --min-share: '101' is not a percentage in 0..100\n"},
 	    {"-d", "soon", "osprof test: -d/--duration: 'soon' is not a duration\n"},
 	    {"-C", "0", "osprof test: -C/--rotate-size: '0' is not a size\n"},
 	    {"-C", "2X", "osprof test: -C/--rotate-size: '2X' is not a size\n"},
