@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "collect/layer.h"
 
 static const char usage[] =
@@ -14,11 +15,8 @@ static const char usage[] =
     "machine and the attach mode it would use (tp_btf, raw_tp, tracepoint,\n"
     "fentry, kprobe, uprobe). With LAYER, lists that layer's operations one per\n"
     "line. Kernel layers need root to probe this kernel; without root they say\n"
-    "so instead of guessing.\n"
-    "  -v, --verbose   list every operation of every layer\n"
-    "      --json      one JSON object: the kernel, and per layer each part with\n"
-    "                  the attach mode it gets here (or \"unavailable\") and the\n"
-    "                  text saying why (scripts/attach-table.sh tabulates it)\n";
+    "so instead of guessing.\n\n"
+    "Options:\n";
 
 /* A JSON string value, quotes included. */
 static void js(const char *s)
@@ -88,24 +86,22 @@ static int list_json(const struct osp_layer *l, int first)
 
 int cmd_list(int argc, char **argv)
 {
-	int verbose = 0, json = 0;
-	const char *only = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-			verbose = 1;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (argv[i][0] == '-') {
-			return osp_usage_err("list", "unknown option '%s'", argv[i]);
-		} else if (!only) {
-			only = argv[i];
-		} else {
-			return osp_usage_err("list", "unexpected argument '%s'", argv[i]);
-		}
-	}
+	int verbose = 0, json = 0, next;
+	struct osp_option opts[] = {
+	    OSP_OPT_FLAG('v', "verbose", &verbose, "list every operation of every layer"),
+	    OSP_OPT_FLAG(0, "json", &json,
+	                 "one JSON object: the kernel, and per layer each part with\n"
+	                 "the attach mode it gets here (or \"unavailable\") and the\n"
+	                 "text saying why (scripts/attach-table.sh tabulates it)"),
+	    OSP_OPT_END,
+	};
+	const struct osp_opts_spec spec = {.cmd = "list", .head = usage, .opts = opts};
+	int rc = osp_opts_parse(&spec, argc, argv, &next);
+	if (rc)
+		return osp_opts_exit(rc);
+	if (argc - next > 1)
+		return osp_usage_err("list", "unexpected argument '%s'", argv[next + 1]);
+	const char *only = next < argc ? argv[next] : NULL;
 	if (only && !osp_layer_find(only)) {
 		char avail[256] = "";
 		for (int i = 0; osp_layers[i]; i++)
@@ -113,7 +109,6 @@ int cmd_list(int argc, char **argv)
 			         i ? ", " : "", osp_layers[i]->name);
 		return osp_usage_err("list", "unknown layer '%s' (available: %s)", only, avail);
 	}
-	int rc = OSP_EXIT_OK;
 	if (json) {
 		struct utsname u;
 		uname(&u);
