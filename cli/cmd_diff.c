@@ -92,38 +92,49 @@ static int replace(struct osp_set **s, struct osp_set *t)
 	return 0;
 }
 
+/* The scores of a compared pair. */
+static void json_pair(struct osp_json *j, const struct osp_diff_entry *e)
+{
+	osp_json_ku64(j, "phase", (uint64_t)e->phase);
+	osp_json_kdbl(j, "score", "%.3f", e->score);
+	osp_json_kobj(j, "scores");
+	for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
+		osp_json_kdbl(j, osp_metric_name((enum osp_metric)m), "%.3f", e->scores.score[m]);
+	osp_json_kdbl(j, "CHISQUARE_P", "%.6g", e->scores.chi2_p);
+	osp_json_kdbl(j, "EMD_BUCKETS", "%.4f", e->scores.emd);
+	osp_json_obj_end(j);
+	osp_json_ku64(j, "count_a", e->a->hist.count);
+	osp_json_ku64(j, "count_b", e->b->hist.count);
+	osp_json_ku64(j, "total_a", e->a->hist.total);
+	osp_json_ku64(j, "total_b", e->b->hist.total);
+	osp_json_kstr(j, "decided_by", e->decided_by ? e->decided_by : "");
+	osp_json_kdbl(j, "decided_value", "%.4g", e->decided_value);
+	osp_json_kdbl(j, "decided_threshold", "%.4g", e->decided_threshold);
+}
+
 static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
 {
+	struct osp_json j;
+	osp_json_init(&j, stdout);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct osp_diff_entry *e = &d->e[i];
 		const struct osp_profile *p = e->a ? e->a : e->b;
-		printf("{\"rank\":%zu,", i + 1);
-		osp_json_profile_key(stdout, p);
-		printf(",\"verdict\":\"%s\",\"metric\":\"%s\"", osp_verdict_name(e->verdict),
-		       osp_metric_name(o->metric));
+		osp_json_obj(&j);
+		osp_json_ku64(&j, "rank", i + 1);
+		osp_json_profile_key(&j, p);
+		osp_json_kstr(&j, "verdict", osp_verdict_name(e->verdict));
+		osp_json_kstr(&j, "metric", osp_metric_name(o->metric));
 		if (e->a && e->b) {
-			printf(",\"phase\":%d,\"score\":%.3f,\"scores\":{", e->phase, e->score);
-			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
-				printf("%s\"%s\":%.3f", m ? "," : "",
-				       osp_metric_name((enum osp_metric)m), e->scores.score[m]);
-			printf(",\"CHISQUARE_P\":%.6g,\"EMD_BUCKETS\":%.4f}", e->scores.chi2_p,
-			       e->scores.emd);
-			printf(",\"count_a\":%" PRIu64 ",\"count_b\":%" PRIu64
-			       ",\"total_a\":%" PRIu64 ",\"total_b\":%" PRIu64,
-			       e->a->hist.count, e->b->hist.count, e->a->hist.total,
-			       e->b->hist.total);
+			json_pair(&j, e);
 		} else {
-			printf(",\"scores\":{},\"count_%s\":%" PRIu64, e->a ? "a" : "b",
-			       p->hist.count);
+			osp_json_kobj(&j, "scores");
+			osp_json_obj_end(&j);
+			osp_json_ku64(&j, e->a ? "count_a" : "count_b", p->hist.count);
 		}
-		if (e->a && e->b)
-			printf(",\"decided_by\":\"%s\",\"decided_value\":%.4g,"
-			       "\"decided_threshold\":%.4g",
-			       e->decided_by ? e->decided_by : "", e->decided_value,
-			       e->decided_threshold);
-		printf(",\"share\":%.6f,\"reason\":\"", e->share);
-		osp_json_string(stdout, e->reason);
-		puts("\"}");
+		osp_json_kdbl(&j, "share", "%.6f", e->share);
+		osp_json_kstr(&j, "reason", e->reason);
+		osp_json_obj_end(&j);
+		osp_json_line(&j);
 	}
 }
 
@@ -230,16 +241,21 @@ static int diff_hosts(int n, char **files, const struct osp_diff_opts *o, int js
 		printf("\n\n%4s  %-20s %6s %6s %5s  %s\n", "RANK", "HOST", "SCORE", "DIFFER",
 		       "ONLY", "FIRST DIFFERENCE");
 	}
+	struct osp_json j;
+	osp_json_init(&j, stdout);
 	for (size_t i = 0; i < hr.n; i++) {
 		const struct osp_host_rank *h = &hr.hosts[i];
 		if (json) {
-			printf("{\"rank\":%zu,\"host\":\"", i + 1);
-			osp_json_string(stdout, h->host);
-			printf("\",\"score\":%.3f,\"differ\":%zu,\"only\":%zu,\"count\":%" PRIu64
-			       ",\"first\":\"",
-			       h->score, h->ndiffer, h->nonly, h->count);
-			osp_json_string(stdout, h->top);
-			puts("\"}");
+			osp_json_obj(&j);
+			osp_json_ku64(&j, "rank", i + 1);
+			osp_json_kstr(&j, "host", h->host);
+			osp_json_kdbl(&j, "score", "%.3f", h->score);
+			osp_json_ku64(&j, "differ", h->ndiffer);
+			osp_json_ku64(&j, "only", h->nonly);
+			osp_json_ku64(&j, "count", h->count);
+			osp_json_kstr(&j, "first", h->top);
+			osp_json_obj_end(&j);
+			osp_json_line(&j);
 		} else {
 			printf("%4zu  %-20s %6.1f %6zu %5zu  %s\n", i + 1, h->host, h->score,
 			       h->ndiffer, h->nonly, h->top[0] ? h->top : "-");
