@@ -22,6 +22,7 @@ void osp_json_init(struct osp_json *j, FILE *out)
 	j->out = out;
 	j->depth = 0;
 	j->after_key = 0;
+	j->lines_at = 0;
 	j->n[0] = 0;
 }
 
@@ -32,8 +33,9 @@ static void sep(struct osp_json *j)
 		j->after_key = 0;
 		return;
 	}
-	if (j->depth > 0 && j->n[j->depth]++)
-		fputc(',', j->out);
+	if (j->depth > 0 && j->n[j->depth])
+		fputs(j->depth == j->lines_at ? ",\n" : ",", j->out);
+	j->n[j->depth] = 1;
 }
 
 static void begin(struct osp_json *j, char c)
@@ -48,6 +50,8 @@ static void begin(struct osp_json *j, char c)
 static void end(struct osp_json *j, char c)
 {
 	fputc(c, j->out);
+	if (j->lines_at == j->depth)
+		j->lines_at = 0;
 	if (j->depth > 0)
 		j->depth--;
 }
@@ -75,6 +79,16 @@ void osp_json_arr_end(struct osp_json *j)
 void osp_json_line(struct osp_json *j)
 {
 	fputc('\n', j->out);
+}
+
+void osp_json_lines(struct osp_json *j)
+{
+	j->lines_at = j->depth;
+}
+
+void osp_json_raw(struct osp_json *j, const char *text)
+{
+	fputs(text, j->out);
 }
 
 void osp_json_key(struct osp_json *j, const char *key)

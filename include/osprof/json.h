@@ -13,7 +13,8 @@ struct osp_json {
 	FILE *out;
 	int depth;
 	int after_key;                       /* a key was written: its value follows */
-	unsigned char n[OSP_JSON_MAX_DEPTH]; /* values written in each open container */
+	int lines_at;                        /* depth whose values are one per line */
+	unsigned char n[OSP_JSON_MAX_DEPTH]; /* 1: an open container holds a value */
 };
 
 /* Writes s as the inside of a JSON string: '"' and '\' escaped, control
@@ -30,6 +31,11 @@ void osp_json_arr(struct osp_json *j);
 void osp_json_arr_end(struct osp_json *j);
 /* An NDJSON line ends: the newline after a top-level value. */
 void osp_json_line(struct osp_json *j);
+/* The values of the innermost open container go one per line (",\n"
+ * between them), as in a file meant to be read by people too. */
+void osp_json_lines(struct osp_json *j);
+/* Text copied as it is (white space between tokens); no value. */
+void osp_json_raw(struct osp_json *j, const char *text);
 void osp_json_key(struct osp_json *j, const char *key);
 
 void osp_json_str(struct osp_json *j, const char *s); /* NULL: null */
