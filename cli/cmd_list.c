@@ -18,14 +18,6 @@ static const char usage[] =
     "so instead of guessing.\n\n"
     "Options:\n";
 
-/* A JSON string value, quotes included. */
-static void js(const char *s)
-{
-	putchar('"');
-	osp_json_string(stdout, s);
-	putchar('"');
-}
-
 /* The attach mode a line of a layer's listing names: the first mode word
  * after "via", "unavailable" when it says so, else "". */
 static const char *mode_of(const char *line)
@@ -46,7 +38,7 @@ static const char *mode_of(const char *line)
 
 /* One layer's listing as JSON: its lines become items named by their first
  * word (the layer itself, or a part such as --func, fuse, vfs ops). */
-static int list_json(const struct osp_layer *l, int first)
+static int list_json(struct osp_json *j, const struct osp_layer *l)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -55,12 +47,11 @@ static int list_json(const struct osp_layer *l, int first)
 		return -1;
 	int rc = l->list ? l->list(m, 0) : (fprintf(m, "%-8s %s\n", l->name, l->summary), 0);
 	fclose(m);
-	printf("%s{\"layer\":", first ? "" : ",");
-	js(l->name);
-	printf(",\"needs_root\":%s,\"summary\":", l->needs_root ? "true" : "false");
-	js(l->summary);
-	printf(",\"items\":[");
-	int n = 0;
+	osp_json_obj(j);
+	osp_json_kstr(j, "layer", l->name);
+	osp_json_kbool(j, "needs_root", l->needs_root);
+	osp_json_kstr(j, "summary", l->summary);
+	osp_json_karr(j, "items");
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "    ", 4))
@@ -71,15 +62,14 @@ static int list_json(const struct osp_layer *l, int first)
 			snprintf(item, sizeof(item), "vfs ops");
 		else
 			snprintf(item, sizeof(item), "%.*s", (int)strcspn(t, " "), t);
-		printf("%s{\"item\":", n++ ? "," : "");
-		js(item);
-		printf(",\"mode\":");
-		js(mode_of(t));
-		printf(",\"text\":");
-		js(t);
-		printf("}");
+		osp_json_obj(j);
+		osp_json_kstr(j, "item", item);
+		osp_json_kstr(j, "mode", mode_of(t));
+		osp_json_kstr(j, "text", t);
+		osp_json_obj_end(j);
 	}
-	printf("]}");
+	osp_json_arr_end(j);
+	osp_json_obj_end(j);
 	free(text);
 	return rc;
 }
@@ -111,18 +101,20 @@ int cmd_list(int argc, char **argv)
 	}
 	if (json) {
 		struct utsname u;
+		struct osp_json j;
 		uname(&u);
-		printf("{\"kernel\":");
-		js(u.release);
-		printf(",\"root\":%s,\"layers\":[", geteuid() == 0 ? "true" : "false");
-		for (int i = 0, first = 1; osp_layers[i]; i++) {
-			if (only && strcmp(only, osp_layers[i]->name))
-				continue;
-			if (list_json(osp_layers[i], first) < 0)
+		osp_json_init(&j, stdout);
+		osp_json_obj(&j);
+		osp_json_kstr(&j, "kernel", u.release);
+		osp_json_kbool(&j, "root", geteuid() == 0);
+		osp_json_karr(&j, "layers");
+		for (int i = 0; osp_layers[i]; i++)
+			if ((!only || !strcmp(only, osp_layers[i]->name)) &&
+			    list_json(&j, osp_layers[i]) < 0)
 				rc = OSP_EXIT_FAIL;
-			first = 0;
-		}
-		printf("]}\n");
+		osp_json_arr_end(&j);
+		osp_json_obj_end(&j);
+		osp_json_line(&j);
 		return rc;
 	}
 	for (int i = 0; osp_layers[i]; i++) {

@@ -3,12 +3,13 @@
 #include <math.h>
 #include <osprof/json.h>
 
-void osp_json_string(FILE *out, const char *s)
+static void escape(FILE *out, const char *s, int script)
 {
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		if (*c == '"' || *c == '\\')
 			fprintf(out, "\\%c", *c);
-		else if (*c < 0x20 || *c == 0x7f)
+		else if (*c < 0x20 || *c == 0x7f ||
+		         (script && (*c == '<' || *c == '>' || *c == '&')))
 			fprintf(out, "\\u%04x", *c);
 		else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)
 			fprintf(out, "\\u%04x", *++c);
@@ -17,13 +18,24 @@ void osp_json_string(FILE *out, const char *s)
 	}
 }
 
+void osp_json_string(FILE *out, const char *s)
+{
+	escape(out, s, 0);
+}
+
+void osp_json_string_script(FILE *out, const char *s)
+{
+	escape(out, s, 1);
+}
+
 void osp_json_init(struct osp_json *j, FILE *out)
 {
 	j->out = out;
 	j->depth = 0;
 	j->after_key = 0;
-	j->lines_at = 0;
+	j->script_safe = 0;
 	j->n[0] = 0;
+	j->lines[0] = 0;
 }
 
 /* The comma before a value or key, where one is due. */
@@ -34,7 +46,7 @@ static void sep(struct osp_json *j)
 		return;
 	}
 	if (j->depth > 0 && j->n[j->depth])
-		fputs(j->depth == j->lines_at ? ",\n" : ",", j->out);
+		fputs(j->lines[j->depth] ? ",\n" : ",", j->out);
 	j->n[j->depth] = 1;
 }
 
@@ -45,13 +57,12 @@ static void begin(struct osp_json *j, char c)
 	if (j->depth + 1 < OSP_JSON_MAX_DEPTH)
 		j->depth++;
 	j->n[j->depth] = 0;
+	j->lines[j->depth] = 0;
 }
 
 static void end(struct osp_json *j, char c)
 {
 	fputc(c, j->out);
-	if (j->lines_at == j->depth)
-		j->lines_at = 0;
 	if (j->depth > 0)
 		j->depth--;
 }
@@ -83,7 +94,7 @@ void osp_json_line(struct osp_json *j)
 
 void osp_json_lines(struct osp_json *j)
 {
-	j->lines_at = j->depth;
+	j->lines[j->depth] = 1;
 }
 
 void osp_json_raw(struct osp_json *j, const char *text)
@@ -95,7 +106,7 @@ void osp_json_key(struct osp_json *j, const char *key)
 {
 	sep(j);
 	fputc('"', j->out);
-	osp_json_string(j->out, key);
+	escape(j->out, key, j->script_safe);
 	fputs("\":", j->out);
 	j->after_key = 1;
 }
@@ -108,7 +119,7 @@ void osp_json_str(struct osp_json *j, const char *s)
 	}
 	sep(j);
 	fputc('"', j->out);
-	osp_json_string(j->out, s);
+	escape(j->out, s, j->script_safe);
 	fputc('"', j->out);
 }
 

@@ -12,9 +12,10 @@
 struct osp_json {
 	FILE *out;
 	int depth;
-	int after_key;                       /* a key was written: its value follows */
-	int lines_at;                        /* depth whose values are one per line */
-	unsigned char n[OSP_JSON_MAX_DEPTH]; /* 1: an open container holds a value */
+	int after_key;                           /* a key was written: its value follows */
+	int script_safe;                         /* also escape < > & (JSON inside <script>) */
+	unsigned char n[OSP_JSON_MAX_DEPTH];     /* 1: an open container holds a value */
+	unsigned char lines[OSP_JSON_MAX_DEPTH]; /* its values go one per line */
 };
 
 /* Writes s as the inside of a JSON string: '"' and '\' escaped, control
@@ -23,6 +24,9 @@ struct osp_json {
  * stdout of cli/term_safe.c passes it through). Other bytes, invalid UTF-8
  * included, are copied. */
 void osp_json_string(FILE *out, const char *s);
+/* The same, with '<', '>' and '&' as \uXXXX too: no "</script>" or "<!--"
+ * can appear in data embedded in an HTML page. */
+void osp_json_string_script(FILE *out, const char *s);
 
 void osp_json_init(struct osp_json *j, FILE *out);
 void osp_json_obj(struct osp_json *j);
@@ -31,8 +35,8 @@ void osp_json_arr(struct osp_json *j);
 void osp_json_arr_end(struct osp_json *j);
 /* An NDJSON line ends: the newline after a top-level value. */
 void osp_json_line(struct osp_json *j);
-/* The values of the innermost open container go one per line (",\n"
- * between them), as in a file meant to be read by people too. */
+/* The values written from now on into the innermost open container go one
+ * per line (",\n" before each), as in a file meant to be read by people too. */
 void osp_json_lines(struct osp_json *j);
 /* Text copied as it is (white space between tokens); no value. */
 void osp_json_raw(struct osp_json *j, const char *text);
