@@ -39,14 +39,17 @@ int cmd_export(int argc, char **argv)
 	                   "host label of profiles that have no host dimension"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "export", .head = usage_head, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = "export",
+	                                   .head = usage_head,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 1,
+	                                   .args_error = "expected one FILE"};
 	int rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (!prom)
 		return osp_usage_err("export", "the format is required: --prometheus");
-	if (next != argc - 1)
-		return osp_usage_err("export", "expected one FILE");
 	if (osp_output_check(out, err, sizeof(err)))
 		return osp_usage_err("export", "-o %s", err);
 	struct osp_set *s = osp_cli_load(argv[next]);

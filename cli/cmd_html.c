@@ -56,13 +56,17 @@ int cmd_html(int argc, char **argv)
 	                   "'osprof rootcause --folded' or for flamegraph.pl)"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {
-	    .cmd = "html", .head = usage_head, .tail = usage_tail, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = "html",
+	                                   .head = usage_head,
+	                                   .tail = usage_tail,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 2,
+	                                   .args_error =
+	                                       "expects FILE and optionally a second FILE B"};
 	int rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
-	if (argc - optind < 1 || argc - optind > 2)
-		return osp_usage_err("html", "expects FILE and optionally a second FILE B");
 	const char *fa = argv[optind], *fb = argc - optind == 2 ? argv[optind + 1] : NULL;
 	struct osp_set *a = osp_cli_load(fa), *b = NULL;
 	if (!a)

@@ -52,14 +52,17 @@ int cmd_peaks(int argc, char **argv)
 	                 "only the N profiles with the largest total latency"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "peaks", .head = usage_head, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = "peaks",
+	                                   .head = usage_head,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 1,
+	                                   .args_error = "expected one FILE"};
 	int rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (quantum && !preempt)
 		return osp_usage_err("peaks", "--quantum needs --preemption");
-	if (next != argc - 1)
-		return osp_usage_err("peaks", "expected one FILE");
 	struct osp_set *s = osp_cli_load(argv[next]);
 	if (!s)
 		return OSP_EXIT_USAGE;

@@ -228,13 +228,16 @@ int cmd_plot(int argc, char **argv)
 	    OSP_OPT_SET(0, "no-heatmap", &o.heatmap, -1, "never draw heat maps"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {
-	    .cmd = "plot", .head = usage_head, .tail = usage_tail, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = "plot",
+	                                   .head = usage_head,
+	                                   .tail = usage_tail,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 1,
+	                                   .args_error = "expects exactly one profile FILE"};
 	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
-	if (next != argc - 1)
-		return osp_usage_err("plot", "expects exactly one profile FILE");
 	enum fmt fmt;
 	if ((rc = pick_format(fmt_arg, out, &fmt)))
 		return rc;

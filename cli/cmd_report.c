@@ -95,15 +95,18 @@ int cmd_report(int argc, char **argv)
 	                 "(\"measured\" or \"count\")"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "report", .head = usage_head, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = "report",
+	                                   .head = usage_head,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 1,
+	                                   .args_error = "expected one FILE"};
 	int rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (format && o.no_hist)
 		return osp_usage_err("report", "--summary is a text layout: not with %s",
 		                     format == FORMAT_JSON ? "--json" : "--csv");
-	if (next != argc - 1)
-		return osp_usage_err("report", "expected one FILE");
 	if (nesting && format == FORMAT_CSV)
 		return osp_usage_err("report", "--nesting is text or --json, not --csv");
 	struct osp_set *s = osp_cli_load(argv[next]);

@@ -320,6 +320,10 @@ int osp_opts_parse(const struct osp_opts_spec *spec, int argc, char **argv, int 
 			return rc;
 	}
 	*next = optind;
+	int nargs = argc - optind;
+	if (spec->args_error &&
+	    (nargs < spec->min_args || (spec->max_args >= 0 && nargs > spec->max_args)))
+		return osp_usage_err(spec->cmd, "%s", spec->args_error);
 	return 0;
 }
 

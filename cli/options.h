@@ -139,6 +139,10 @@ struct osp_opts_spec {
 	const struct osp_option *opts;
 	int in_order;        /* stop at the first non-option (it starts a command line) */
 	int short_in_errors; /* messages name a flag "-x", not "-x/--long" (trace record's) */
+	/* With args_error: min_args..max_args (-1: any number) arguments are
+	 * left after the options, else args_error is the usage error. */
+	int min_args, max_args;
+	const char *args_error;
 };
 
 /* What osp_opts_parse returns after printing --help. */

@@ -52,12 +52,16 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 	    OSP_OPT_INCLUDE(d ? dump_opts : dump_opts + 3),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = cmd, .head = usage, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = cmd,
+	                                   .head = usage,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 1,
+	                                   .args_error =
+	                                       "give one trace directory or segment file"};
 	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
 	if (rc)
 		return rc;
-	if (next != argc - 1)
-		return osp_usage_err(cmd, "give one trace directory or segment file");
 	*path = argv[next];
 	return 0;
 }

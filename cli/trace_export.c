@@ -253,12 +253,16 @@ int trace_cmd_export(int argc, char **argv)
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "trace export", .head = usage, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = "trace export",
+	                                   .head = usage,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 1,
+	                                   .args_error =
+	                                       "give one trace directory or segment file"};
 	int optind, rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
-	if (optind != argc - 1)
-		return osp_usage_err("trace export", "give one trace directory or segment file");
 	if (!chrome && !heat && !tree)
 		return osp_usage_err("trace export", "give --chrome, --heatmap and/or --tree");
 	const char *path = argv[optind];

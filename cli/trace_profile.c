@@ -39,12 +39,16 @@ int trace_cmd_profile(int argc, char **argv)
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "trace profile", .head = usage, .opts = opts};
+	const struct osp_opts_spec spec = {.cmd = "trace profile",
+	                                   .head = usage,
+	                                   .opts = opts,
+	                                   .min_args = 1,
+	                                   .max_args = 1,
+	                                   .args_error =
+	                                       "give one trace directory or segment file"};
 	int optind, rc = osp_opts_parse(&spec, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
-	if (optind != argc - 1)
-		return osp_usage_err("trace profile", "give one trace directory or segment file");
 	const char *path = argv[optind];
 	struct osp_trace_totals t;
 	char err[600];
