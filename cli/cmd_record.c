@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
-#include "cli/losses.h"
 #include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 #include "collect/session.h"
@@ -142,15 +141,7 @@ int cmd_record(int argc, char **argv)
 	if (osp_signals_stop())
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
 	osp_set_metaf(s.set, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	char err[512];
-	if (osp_set_save(s.set, o.output, err, sizeof(err))) {
-		osp_err("record: %s", err);
-	} else {
-		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
-		struct osp_losses lost;
-		osp_losses_read(s.set, &lost);
-		rc = osp_losses_finish("record", &lost, o.allow_loss, OSP_EXIT_OK);
-	}
+	rc = osp_collect_finish("record", s.set, o.output, o.allow_loss, OSP_EXIT_OK);
 out:
 	if (s.bad_input)
 		rc = OSP_EXIT_USAGE;

@@ -69,22 +69,12 @@ int cmd_report(int argc, char **argv)
 	    OSP_OPT_FLAG(0, "slices", &o.slices,
 	                 "also print time slices (profiles recorded with -i)"),
 	    OSP_OPT_FLAG(0, "summary", &o.no_hist, "summary table only"),
-	    {.kind = OSP_OPTK_FLAG,
-	     .long_name = "json",
-	     .value = &format,
-	     .size = sizeof(format),
-	     .set = FORMAT_JSON,
-	     .exclusive = 1,
-	     .help = "NDJSON: a first {\"type\":\"meta\"} object (the file's\n"
-	             "metadata), then one {\"type\":\"profile\"} per profile"},
-	    {.kind = OSP_OPTK_FLAG,
-	     .long_name = "csv",
-	     .value = &format,
-	     .size = sizeof(format),
-	     .set = FORMAT_CSV,
-	     .exclusive = 1,
-	     .help = "CSV: one row per profile, one column per bucket (with\n"
-	             "--slices, one more row per time slice)"},
+	    OSP_OPT_ONE_OF(0, "json", &format, FORMAT_JSON,
+	                   "NDJSON: a first {\"type\":\"meta\"} object (the file's\n"
+	                   "metadata), then one {\"type\":\"profile\"} per profile"),
+	    OSP_OPT_ONE_OF(0, "csv", &format, FORMAT_CSV,
+	                   "CSV: one row per profile, one column per bucket (with\n"
+	                   "--slices, one more row per time slice)"),
 	    OSP_OPT_FLAG(0, "nesting", &nesting,
 	                 "only which operation ran inside which: measured (the\n"
 	                 "operation in flight at the layer above, recorded by the\n"

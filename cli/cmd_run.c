@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/losses.h"
 #include "cli/collect_degrade.h"
 #include "cli/collect_opts.h"
 #include "cli/progress.h"
@@ -147,16 +146,7 @@ int cmd_run(int argc, char **argv)
 	for (int i = 0; i < nlayers; i++)
 		if (layers[i]->collect && layers[i]->collect(&s, i, 0) < 0)
 			osp_err("run: layer %s: collection incomplete", layers[i]->name);
-	char err[512];
-	if (osp_set_save(s.set, o.output, err, sizeof(err))) {
-		osp_err("run: %s", err);
-		status = OSP_EXIT_FAIL;
-	} else {
-		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
-	}
-	struct osp_losses lost;
-	osp_losses_read(s.set, &lost);
-	status = osp_losses_finish("run", &lost, o.allow_loss, status);
+	status = osp_collect_finish("run", s.set, o.output, o.allow_loss, status);
 out:
 	if (s.bad_input)
 		status = OSP_EXIT_USAGE;

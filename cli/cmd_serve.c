@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <osprof/losses.h>
 #include "cli/cli.h"
 #include "cli/collect_opts.h"
-#include "cli/losses.h"
 #include "cli/serve_http.h"
 #include "collect/session.h"
 #include "cli/top_source.h"
@@ -147,17 +145,8 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
 	serve_http_stop(http);
 	osp_set_metaf(src.cum, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	char err[512];
-	rc = OSP_EXIT_OK;
-	if (save && osp_set_save(src.cum, o.output, err, sizeof(err))) {
-		osp_err("serve: %s", err);
-		rc = OSP_EXIT_FAIL;
-	} else if (save) {
-		fprintf(stderr, "osprof: %zu profiles written to %s\n", src.cum->n, o.output);
-	}
-	struct osp_losses lost;
-	osp_losses_read(src.cum, &lost);
-	rc = osp_losses_finish("serve", &lost, o.allow_loss, rc);
+	rc =
+	    osp_collect_finish("serve", src.cum, save ? o.output : NULL, o.allow_loss, OSP_EXIT_OK);
 	src.close(&src);
 out_opts:
 	free(o.pids.v);

@@ -6,6 +6,7 @@
 #include "cli/cli.h"
 #include "cli/collect_opts.h"
 #include <osprof/output.h>
+#include "cli/losses.h"
 
 static const char *const by_dims[] = {"pid", "tid", "comm", "fs", "dev", "caller", NULL};
 static const char *const split_choices[] = {"preempt", NULL};
@@ -242,4 +243,19 @@ int osp_collect_check_output(const char *cmd, const char *output)
 	if (output && osp_output_check(output, err, sizeof(err)) < 0)
 		return osp_usage_err(cmd, "-o %s", err);
 	return 0;
+}
+
+int osp_collect_finish(const char *cmd, const struct osp_set *set, const char *output,
+                       int allow_loss, int status)
+{
+	char err[512];
+	if (output && osp_set_save(set, output, err, sizeof(err))) {
+		osp_err("%s: %s", cmd, err);
+		status = OSP_EXIT_FAIL;
+	} else if (output) {
+		fprintf(stderr, "osprof: %zu profiles written to %s\n", set->n, output);
+	}
+	struct osp_losses lost;
+	osp_losses_read(set, &lost);
+	return osp_losses_finish(cmd, &lost, allow_loss, status);
 }

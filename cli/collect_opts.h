@@ -50,6 +50,11 @@ int osp_collect_layers(const char *cmd, const struct osp_collect_opts *o,
 /* Fills a session (and its new set, stamped with host facts) from options. */
 int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
                         const struct osp_layer **layers, int nlayers);
+/* The end of a collecting command: writes set to output (NULL: not at all)
+ * and says so, then the loss line (cli/losses.h). Returns status, 1 when
+ * the file cannot be written, or 3 for losses. */
+int osp_collect_finish(const char *cmd, const struct osp_set *set, const char *output,
+                       int allow_loss, int status);
 void osp_collect_session_free(struct osp_session *s, const struct osp_layer **layers, int nlayers);
 
 #endif

@@ -58,66 +58,36 @@ struct osp_pids {
 	size_t n;
 };
 
-#define OSP_OPT_FLAG(s, l, v, h)                                                                   \
+/* An entry of kind k; the rest are designated initializers. */
+#define OSP_OPT_ENTRY(k, s, l, v, a, h, ...)                                                       \
 	{                                                                                          \
-		.kind = OSP_OPTK_FLAG, .short_name = s, .long_name = l, .value = v,                \
-		.size = sizeof(*(v)), .set = 1, .help = h                                          \
+		.kind = k, .short_name = s, .long_name = l, .value = v, .arg = a, .help = h,       \
+		__VA_ARGS__                                                                        \
 	}
+
+#define OSP_OPT_FLAG(s, l, v, h) OSP_OPT_SET(s, l, v, 1, h)
 #define OSP_OPT_SET(s, l, v, n, h)                                                                 \
-	{                                                                                          \
-		.kind = OSP_OPTK_FLAG, .short_name = s, .long_name = l, .value = v,                \
-		.size = sizeof(*(v)), .set = n, .help = h                                          \
-	}
+	OSP_OPT_ENTRY(OSP_OPTK_FLAG, s, l, v, NULL, h, .size = sizeof(*(v)), .set = n)
+/* FLAGs of one value v that exclude each other (--json, --csv) */
+#define OSP_OPT_ONE_OF(s, l, v, n, h)                                                              \
+	OSP_OPT_ENTRY(OSP_OPTK_FLAG, s, l, v, NULL, h, .size = sizeof(*(v)), .set = n,             \
+	              .exclusive = 1)
 #define OSP_OPT_COUNT(s, l, v, h)                                                                  \
-	{                                                                                          \
-		.kind = OSP_OPTK_COUNT, .short_name = s, .long_name = l, .value = v,               \
-		.size = sizeof(*(v)), .help = h                                                    \
-	}
-#define OSP_OPT_STRING(s, l, v, a, h)                                                              \
-	{                                                                                          \
-		.kind = OSP_OPTK_STRING, .short_name = s, .long_name = l, .value = v, .arg = a,    \
-		.help = h                                                                          \
-	}
+	OSP_OPT_ENTRY(OSP_OPTK_COUNT, s, l, v, NULL, h, .size = sizeof(*(v)))
+#define OSP_OPT_STRING(s, l, v, a, h) OSP_OPT_ENTRY(OSP_OPTK_STRING, s, l, v, a, h)
 #define OSP_OPT_UINT(s, l, v, lo, hi, w, a, h)                                                     \
-	{                                                                                          \
-		.kind = OSP_OPTK_UINT, .short_name = s, .long_name = l, .value = v,                \
-		.size = sizeof(*(v)), .min = lo, .max = hi, .what = w, .arg = a, .help = h         \
-	}
+	OSP_OPT_ENTRY(OSP_OPTK_UINT, s, l, v, a, h, .size = sizeof(*(v)), .min = lo, .max = hi,    \
+	              .what = w)
 #define OSP_OPT_DOUBLE(s, l, v, lo, hi, w, a, h)                                                   \
-	{                                                                                          \
-		.kind = OSP_OPTK_DOUBLE, .short_name = s, .long_name = l, .value = v, .min = lo,   \
-		.max = hi, .what = w, .arg = a, .help = h                                          \
-	}
-#define OSP_OPT_PERCENT(s, l, v, a, h)                                                             \
-	{                                                                                          \
-		.kind = OSP_OPTK_PERCENT, .short_name = s, .long_name = l, .value = v, .arg = a,   \
-		.help = h                                                                          \
-	}
-#define OSP_OPT_DURATION(s, l, v, a, h)                                                            \
-	{                                                                                          \
-		.kind = OSP_OPTK_DURATION, .short_name = s, .long_name = l, .value = v, .arg = a,  \
-		.help = h                                                                          \
-	}
-#define OSP_OPT_SIZE(s, l, v, unit, a, h)                                                          \
-	{                                                                                          \
-		.kind = OSP_OPTK_SIZE, .short_name = s, .long_name = l, .value = v, .scale = unit, \
-		.arg = a, .help = h                                                                \
-	}
-#define OSP_OPT_PIDS(s, l, v, a, h)                                                                \
-	{                                                                                          \
-		.kind = OSP_OPTK_PIDS, .short_name = s, .long_name = l, .value = v, .arg = a,      \
-		.help = h                                                                          \
-	}
-#define OSP_OPT_CHOICE(s, l, v, c, a, h)                                                           \
-	{                                                                                          \
-		.kind = OSP_OPTK_CHOICE, .short_name = s, .long_name = l, .value = v,              \
-		.choices = c, .arg = a, .help = h                                                  \
-	}
-#define OSP_OPT_CALL(s, l, v, fn, a, h)                                                            \
-	{                                                                                          \
-		.kind = OSP_OPTK_CALL, .short_name = s, .long_name = l, .value = v, .call = fn,    \
-		.arg = a, .help = h                                                                \
-	}
+	OSP_OPT_ENTRY(OSP_OPTK_DOUBLE, s, l, v, a, h, .min = lo, .max = hi, .what = w)
+#define OSP_OPT_PERCENT(s, l, v, a, h)  OSP_OPT_ENTRY(OSP_OPTK_PERCENT, s, l, v, a, h)
+#define OSP_OPT_DURATION(s, l, v, a, h) OSP_OPT_ENTRY(OSP_OPTK_DURATION, s, l, v, a, h)
+/* a bare number counts unit bytes; w names the value in errors (or NULL) */
+#define OSP_OPT_SIZE(s, l, v, unit, w, a, h)                                                       \
+	OSP_OPT_ENTRY(OSP_OPTK_SIZE, s, l, v, a, h, .scale = unit, .what = w)
+#define OSP_OPT_PIDS(s, l, v, a, h)      OSP_OPT_ENTRY(OSP_OPTK_PIDS, s, l, v, a, h)
+#define OSP_OPT_CHOICE(s, l, v, c, a, h) OSP_OPT_ENTRY(OSP_OPTK_CHOICE, s, l, v, a, h, .choices = c)
+#define OSP_OPT_CALL(s, l, v, fn, a, h)  OSP_OPT_ENTRY(OSP_OPTK_CALL, s, l, v, a, h, .call = fn)
 #define OSP_OPT_GROUP(h)                                                                           \
 	{                                                                                          \
 		.kind = OSP_OPTK_GROUP, .help = h                                                  \

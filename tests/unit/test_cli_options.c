@@ -46,7 +46,7 @@ static int parse_with(struct vals *v, int in_order, int argc, char **argv)
 	    OSP_OPT_PERCENT(0, "min-share", &v->pct, "PCT", "share"),
 	    OSP_OPT_GROUP("Output:"),
 	    OSP_OPT_DURATION('d', "duration", &v->dur, "DUR", "stop after DUR"),
-	    OSP_OPT_SIZE('C', "rotate-size", &v->size, 1 << 20, "MB", "segment size"),
+	    OSP_OPT_SIZE('C', "rotate-size", &v->size, 1 << 20, NULL, "MB", "segment size"),
 	    OSP_OPT_STRING('o', "output", &v->out, "FILE", "where to write"),
 	    OSP_OPT_CHOICE(0, "by", &v->by, dims, "DIM", "split"),
 	    OSP_OPT_PIDS('p', "pid", &v->pids, "PID[,PID]", "processes"),
