@@ -47,6 +47,9 @@ static int mkdir_parent(const char *path)
 	return rc;
 }
 
+static const struct osp_opts_spec spec = {
+    .cmd = "calibrate", .head = usage_head, .tail = usage_tail};
+
 int cmd_calibrate(int argc, char **argv)
 {
 	const char *out = NULL, *dir = NULL;
@@ -62,9 +65,7 @@ int cmd_calibrate(int argc, char **argv)
 	    OSP_OPT_FLAG('q', "quiet", &quiet, "do not print the table"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {
-	    .cmd = "calibrate", .head = usage_head, .tail = usage_tail, .opts = opts};
-	int rc = osp_opts_parse(&spec, argc, argv, &optind);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (optind != argc)

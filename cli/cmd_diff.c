@@ -317,6 +317,8 @@ oom:
 
 static const char *const by_choices[] = {"host", NULL};
 
+static const struct osp_opts_spec spec = {.cmd = "diff", .head = usage_head, .tail = usage_tail};
+
 int cmd_diff(int argc, char **argv)
 {
 	struct diff_args d = {.json = 0};
@@ -355,9 +357,7 @@ int cmd_diff(int argc, char **argv)
 	                   "With --json one object per host."),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {
-	    .cmd = "diff", .head = usage_head, .tail = usage_tail, .opts = opts};
-	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
+	int next, rc = osp_opts_parse(&spec, opts, argc, argv, &next);
 	if (rc == OSP_OPTS_HELP) {
 		printf("Default thresholds:");
 		for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)

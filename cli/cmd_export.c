@@ -22,6 +22,8 @@ static const char usage_head[] =
     "details.\n\n"
     "Options:\n";
 
+static const struct osp_opts_spec spec = {.cmd = "export", .head = usage_head, OSP_ARGS_ONE_FILE};
+
 int cmd_export(int argc, char **argv)
 {
 	struct osp_prom_opts po = {0, NULL};
@@ -39,13 +41,7 @@ int cmd_export(int argc, char **argv)
 	                   "host label of profiles that have no host dimension"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "export",
-	                                   .head = usage_head,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 1,
-	                                   .args_error = "expected one FILE"};
-	int rc = osp_opts_parse(&spec, argc, argv, &next);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (!prom)

@@ -36,6 +36,12 @@ static const char usage_tail[] = "\n"
                                  "\n"
                                  "Exit status: 0 ok, 1 failure, 2 bad usage or input.\n";
 
+static const struct osp_opts_spec spec = {
+    .cmd = "html",
+    .head = usage_head,
+    .tail = usage_tail,
+    OSP_ARGS(1, 2, "expects FILE and optionally a second FILE B")};
+
 int cmd_html(int argc, char **argv)
 {
 	const char *out = "osprof.html", *rcfile = NULL, *drop = NULL;
@@ -56,15 +62,7 @@ int cmd_html(int argc, char **argv)
 	                   "'osprof rootcause --folded' or for flamegraph.pl)"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "html",
-	                                   .head = usage_head,
-	                                   .tail = usage_tail,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 2,
-	                                   .args_error =
-	                                       "expects FILE and optionally a second FILE B"};
-	int rc = osp_opts_parse(&spec, argc, argv, &optind);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
 	const char *fa = argv[optind], *fb = argc - optind == 2 ? argv[optind + 1] : NULL;

@@ -74,6 +74,8 @@ static int list_json(struct osp_json *j, const struct osp_layer *l)
 	return rc;
 }
 
+static const struct osp_opts_spec spec = {.cmd = "list", .head = usage};
+
 int cmd_list(int argc, char **argv)
 {
 	int verbose = 0, json = 0, next;
@@ -85,8 +87,7 @@ int cmd_list(int argc, char **argv)
 	                 "text saying why (scripts/attach-table.sh tabulates it)"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "list", .head = usage, .opts = opts};
-	int rc = osp_opts_parse(&spec, argc, argv, &next);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (argc - next > 1)

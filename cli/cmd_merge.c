@@ -74,6 +74,8 @@ static void stamp_hosts(struct osp_set *dst, struct host_seen **seen, int combin
 	}
 }
 
+static const struct osp_opts_spec spec = {.cmd = "merge", .head = usage_head, .tail = usage_tail};
+
 int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
@@ -89,9 +91,7 @@ int cmd_merge(int argc, char **argv)
 	                 "or start times"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {
-	    .cmd = "merge", .head = usage_head, .tail = usage_tail, .opts = opts};
-	int rc = osp_opts_parse(&spec, argc, argv, &optind);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (!out)

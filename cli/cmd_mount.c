@@ -70,6 +70,9 @@ static int parse_correlate(const char *cmd, const char *flag, const char *arg, v
 
 static const char *const by_choices[] = {"pid", "comm", NULL};
 
+static const struct osp_opts_spec spec = {
+    .cmd = "mount", .head = usage_head, .tail = usage_tail, .in_order = 1};
+
 /* 0, OSP_OPTS_HELP after --help, or 2 after an error naming the flag. */
 static int parse(int argc, char **argv, struct mount_opts *o, int *next)
 {
@@ -108,9 +111,7 @@ static int parse(int argc, char **argv, struct mount_opts *o, int *next)
 	    OSP_OPT_END,
 	};
 	/* in order: options come before LOWER, and CMD's own after -- */
-	const struct osp_opts_spec spec = {
-	    .cmd = "mount", .head = usage_head, .tail = usage_tail, .opts = opts, .in_order = 1};
-	int rc = osp_opts_parse(&spec, argc, argv, next);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, next);
 	if (!rc && by)
 		o->by = !strcmp(by, "pid") ? OSP_STACK_BY_PID : OSP_STACK_BY_COMM;
 	return rc;

@@ -37,6 +37,8 @@ static const char usage_tail[] =
 
 static const char *const server_layers[] = {"user", "syscall", NULL};
 
+static const struct osp_opts_spec spec = {.cmd = "netfs", .head = usage_head, .tail = usage_tail};
+
 int cmd_netfs(int argc, char **argv)
 {
 	struct osp_netfs_opts o = {0};
@@ -52,9 +54,7 @@ int cmd_netfs(int argc, char **argv)
 	                   "with one file: the server's profiles have host=H"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {
-	    .cmd = "netfs", .head = usage_head, .tail = usage_tail, .opts = opts};
-	int rc = osp_opts_parse(&spec, argc, argv, &optind);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
 	int nfiles = argc - optind;

@@ -25,6 +25,8 @@ static uint64_t calib_quantum(const struct osp_set *calib)
 	return p ? (uint64_t)osp_calib_time(p) : 0;
 }
 
+static const struct osp_opts_spec spec = {.cmd = "peaks", .head = usage_head, OSP_ARGS_ONE_FILE};
+
 int cmd_peaks(int argc, char **argv)
 {
 	int json = 0, preempt = 0, next;
@@ -52,13 +54,7 @@ int cmd_peaks(int argc, char **argv)
 	                 "only the N profiles with the largest total latency"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "peaks",
-	                                   .head = usage_head,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 1,
-	                                   .args_error = "expected one FILE"};
-	int rc = osp_opts_parse(&spec, argc, argv, &next);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (quantum && !preempt)

@@ -199,6 +199,11 @@ static int plot_native(const struct osp_set *a, const struct osp_plot_opts *o, e
 
 static const char *const formats[] = {"svg", "png", "gp", "gnuplot", NULL};
 
+static const struct osp_opts_spec spec = {.cmd = "plot",
+                                          .head = usage_head,
+                                          .tail = usage_tail,
+                                          OSP_ARGS(1, 1, "expects exactly one profile FILE")};
+
 int cmd_plot(int argc, char **argv)
 {
 	struct osp_plot_opts o = {.top = 30};
@@ -228,14 +233,7 @@ int cmd_plot(int argc, char **argv)
 	    OSP_OPT_SET(0, "no-heatmap", &o.heatmap, -1, "never draw heat maps"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "plot",
-	                                   .head = usage_head,
-	                                   .tail = usage_tail,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 1,
-	                                   .args_error = "expects exactly one profile FILE"};
-	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
+	int next, rc = osp_opts_parse(&spec, opts, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	enum fmt fmt;

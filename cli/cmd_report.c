@@ -53,6 +53,8 @@ static int parse_pcts(const char *cmd, const char *flag, const char *arg, void *
 	return osp_opt_each(arg, add_pct, o);
 }
 
+static const struct osp_opts_spec spec = {.cmd = "report", .head = usage_head, OSP_ARGS_ONE_FILE};
+
 int cmd_report(int argc, char **argv)
 {
 	struct osp_report_opts o = {0};
@@ -85,13 +87,7 @@ int cmd_report(int argc, char **argv)
 	                 "(\"measured\" or \"count\")"),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "report",
-	                                   .head = usage_head,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 1,
-	                                   .args_error = "expected one FILE"};
-	int rc = osp_opts_parse(&spec, argc, argv, &next);
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (format && o.no_hist)

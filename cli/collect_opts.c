@@ -70,9 +70,8 @@ int osp_collect_parse(const struct osp_collect_spec *c, int argc, char **argv,
 	    OSP_OPT_END,
 	};
 	/* in order: the first non-option starts the command to run */
-	const struct osp_opts_spec spec = {
-	    .cmd = c->cmd, .head = c->head, .opts = opts, .in_order = 1};
-	int rc = osp_opts_parse(&spec, argc, argv, next);
+	const struct osp_opts_spec spec = {.cmd = c->cmd, .head = c->head, .in_order = 1};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, next);
 	if (rc)
 		return rc;
 	o->output_given = o->output != NULL;

@@ -283,10 +283,11 @@ static const struct osp_option *by_val(const struct flat *f, int c)
 	return NULL;
 }
 
-int osp_opts_parse(const struct osp_opts_spec *spec, int argc, char **argv, int *next)
+int osp_opts_parse(const struct osp_opts_spec *spec, const struct osp_option *opts, int argc,
+                   char **argv, int *next)
 {
 	struct flat f = {.n = 0};
-	flatten(spec->opts, &f);
+	flatten(opts, &f);
 	struct option lo[MAX_OPTS + 2];
 	char so[3 * MAX_OPTS + 4];
 	getopt_tables(&f, spec->in_order, lo, so);
@@ -298,7 +299,7 @@ int osp_opts_parse(const struct osp_opts_spec *spec, int argc, char **argv, int 
 		const struct osp_option *o = by_val(&f, c);
 		char flag[64];
 		if (c == 'h' && !o) {
-			osp_opts_usage(stdout, spec);
+			osp_opts_usage(stdout, spec, opts);
 			return OSP_OPTS_HELP;
 		}
 		if (c == ':') {
@@ -342,10 +343,10 @@ static int left_part(const struct osp_option *o, char *buf, size_t len)
  * widening the column of every other option. */
 #define MAX_COLUMN 26
 
-void osp_opts_usage(FILE *out, const struct osp_opts_spec *spec)
+void osp_opts_usage(FILE *out, const struct osp_opts_spec *spec, const struct osp_option *opts)
 {
 	struct flat f = {.n = 0};
-	flatten(spec->opts, &f);
+	flatten(opts, &f);
 	char left[160];
 	int col = 0;
 	for (int i = 0; i < f.n; i++)

@@ -114,6 +114,8 @@ struct osp_opts_spec {
 	int min_args, max_args;
 	const char *args_error;
 };
+#define OSP_ARGS(lo, hi, error) .min_args = lo, .max_args = hi, .args_error = error
+#define OSP_ARGS_ONE_FILE       OSP_ARGS(1, 1, "expected one FILE")
 
 /* What osp_opts_parse returns after printing --help. */
 enum { OSP_OPTS_HELP = -1 };
@@ -122,7 +124,8 @@ enum { OSP_OPTS_HELP = -1 };
  * the first argument left. Returns 0, OSP_OPTS_HELP after printing --help
  * (-h and --help are every command's), or OSP_EXIT_USAGE after one line
  * naming the flag (and the value). */
-int osp_opts_parse(const struct osp_opts_spec *spec, int argc, char **argv, int *next);
+int osp_opts_parse(const struct osp_opts_spec *spec, const struct osp_option *opts, int argc,
+                   char **argv, int *next);
 /* 0 after OSP_OPTS_HELP, else rc: a command's return after a parse. */
 static inline int osp_opts_exit(int rc)
 {
@@ -130,7 +133,7 @@ static inline int osp_opts_exit(int rc)
 }
 
 /* --help: head, the generated option list, tail. */
-void osp_opts_usage(FILE *out, const struct osp_opts_spec *spec);
+void osp_opts_usage(FILE *out, const struct osp_opts_spec *spec, const struct osp_option *opts);
 
 /* The parsers behind the kinds, for values that are not options (positional
  * arguments, list items): 0 or -1. */

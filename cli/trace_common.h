@@ -10,6 +10,8 @@
  * --path-inode, --min-lat, under a heading) writing into f, which is
  * cleared: a table to OSP_OPT_INCLUDE in a subcommand's options. */
 #define TRACE_FILTER_NOPTS 8
+/* osp_opts_spec: a subcommand that reads one trace */
+#define TRACE_ONE_PATH OSP_ARGS(1, 1, "give one trace directory or segment file")
 void trace_filter_options(struct osp_option t[TRACE_FILTER_NOPTS], struct osp_trace_filter *f);
 
 /* osp_trace_walk with the command's messages: a bad path or trace is one

@@ -29,12 +29,17 @@ static const char stats_usage[] =
     "raw fixed-size records (86 bytes per event) before and after "
     "compression.\n\n";
 
+static const struct osp_opts_spec dump_spec = {
+    .cmd = "trace dump", .head = dump_usage, TRACE_ONE_PATH};
+static const struct osp_opts_spec stats_spec = {
+    .cmd = "trace stats", .head = stats_usage, TRACE_ONE_PATH};
+
 /* The options of dump (d != NULL) and stats: filters, one path. */
 struct dump_opts {
 	int no_header, wall;
 };
 
-static int parse(const char *cmd, const char *usage, int argc, char **argv,
+static int parse(const struct osp_opts_spec *spec, int argc, char **argv,
                  struct osp_trace_filter *f, const char **path, struct dump_opts *d)
 {
 	struct osp_option filters[TRACE_FILTER_NOPTS];
@@ -52,14 +57,7 @@ static int parse(const char *cmd, const char *usage, int argc, char **argv,
 	    OSP_OPT_INCLUDE(d ? dump_opts : dump_opts + 3),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = cmd,
-	                                   .head = usage,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 1,
-	                                   .args_error =
-	                                       "give one trace directory or segment file"};
-	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
+	int next, rc = osp_opts_parse(spec, opts, argc, argv, &next);
 	if (rc)
 		return rc;
 	*path = argv[next];
@@ -107,7 +105,7 @@ int trace_cmd_dump(int argc, char **argv)
 	struct osp_trace_filter f;
 	const char *path;
 	struct dump_opts o = {0};
-	int rc = parse("trace dump", dump_usage, argc, argv, &f, &path, &o);
+	int rc = parse(&dump_spec, argc, argv, &f, &path, &o);
 	if (rc)
 		return osp_opts_exit(rc);
 	struct osp_trace_totals t;
@@ -185,7 +183,7 @@ int trace_cmd_stats(int argc, char **argv)
 {
 	struct osp_trace_filter f;
 	const char *path;
-	int rc = parse("trace stats", stats_usage, argc, argv, &f, &path, NULL);
+	int rc = parse(&stats_spec, argc, argv, &f, &path, NULL);
 	if (rc)
 		return osp_opts_exit(rc);
 	struct stats_ctx *c = calloc(1, sizeof(*c));

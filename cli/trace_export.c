@@ -230,6 +230,8 @@ static void chrome_end(struct export_ctx *c, const struct osp_trace_totals *t)
 	osp_json_line(j);
 }
 
+static const struct osp_opts_spec spec = {.cmd = "trace export", .head = usage, TRACE_ONE_PATH};
+
 int trace_cmd_export(int argc, char **argv)
 {
 	struct osp_trace_filter f;
@@ -253,14 +255,7 @@ int trace_cmd_export(int argc, char **argv)
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "trace export",
-	                                   .head = usage,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 1,
-	                                   .args_error =
-	                                       "give one trace directory or segment file"};
-	int optind, rc = osp_opts_parse(&spec, argc, argv, &optind);
+	int optind, rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (!chrome && !heat && !tree)

@@ -19,6 +19,8 @@ static const char usage[] =
 
 static const char *const by_choices[] = {"pid", "comm", NULL};
 
+static const struct osp_opts_spec spec = {.cmd = "trace profile", .head = usage, TRACE_ONE_PATH};
+
 int trace_cmd_profile(int argc, char **argv)
 {
 	struct osp_trace_filter f;
@@ -39,14 +41,7 @@ int trace_cmd_profile(int argc, char **argv)
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	const struct osp_opts_spec spec = {.cmd = "trace profile",
-	                                   .head = usage,
-	                                   .opts = opts,
-	                                   .min_args = 1,
-	                                   .max_args = 1,
-	                                   .args_error =
-	                                       "give one trace directory or segment file"};
-	int optind, rc = osp_opts_parse(&spec, argc, argv, &optind);
+	int optind, rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
 	if (rc)
 		return osp_opts_exit(rc);
 	const char *path = argv[optind];

@@ -93,6 +93,9 @@ struct record_args {
 
 #define MIB (1ull << 20)
 
+static const struct osp_opts_spec spec = {
+    .cmd = "trace record", .head = usage, .tail = usage_tail, .in_order = 1, .short_in_errors = 1};
+
 /* 0, OSP_OPTS_HELP or OSP_EXIT_USAGE after the message. */
 static int parse_args(int argc, char **argv, struct record_args *a)
 {
@@ -135,13 +138,7 @@ static int parse_args(int argc, char **argv, struct record_args *a)
 	    OSP_OPT_END,
 	};
 	/* in order: the first non-option starts CMD */
-	const struct osp_opts_spec spec = {.cmd = "trace record",
-	                                   .head = usage,
-	                                   .tail = usage_tail,
-	                                   .opts = opts,
-	                                   .in_order = 1,
-	                                   .short_in_errors = 1};
-	int next, rc = osp_opts_parse(&spec, argc, argv, &next);
+	int next, rc = osp_opts_parse(&spec, opts, argc, argv, &next);
 	if (rc)
 		return rc;
 	a->cmdv = next < argc ? argv + next : NULL;

@@ -55,10 +55,9 @@ static int parse_with(struct vals *v, int in_order, int argc, char **argv)
 	struct osp_opts_spec spec = {.cmd = "test",
 	                             .head = "usage: test\n\nOptions:\n",
 	                             .tail = "Tail.\n",
-	                             .opts = opts,
 	                             .in_order = in_order};
 	memset(v, 0, sizeof(*v));
-	return osp_opts_parse(&spec, argc, argv, &v->next);
+	return osp_opts_parse(&spec, opts, argc, argv, &v->next);
 }
 
 struct call {
