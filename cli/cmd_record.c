@@ -71,12 +71,10 @@ static void print_interval(struct osp_set *iv, unsigned n)
 int cmd_record(int argc, char **argv)
 {
 	struct osp_collect_opts o;
-	const struct osp_collect_spec spec = {"record", usage_head, 1, NULL};
+	const struct osp_collect_spec spec = {"record", usage_head, 1, NULL, 1};
 	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
 		return osp_opts_exit(rc);
-	if ((rc = osp_collect_check_output("record", o.output)))
-		return rc;
 	uint64_t interval;
 	long count;
 	if ((rc = parse_positional(argc, argv, next, &interval, &count)))

@@ -82,14 +82,12 @@ static int wait_child_progress(pid_t pid, struct osp_progress *pg, const char *c
 int cmd_run(int argc, char **argv)
 {
 	struct osp_collect_opts o;
-	const struct osp_collect_spec spec = {"run", usage_head, 0, NULL};
+	const struct osp_collect_spec spec = {"run", usage_head, 0, NULL, 1};
 	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	if (next >= argc)
 		return osp_usage_err("run", "no command given");
-	if ((rc = osp_collect_check_output("run", o.output)))
-		return rc;
 	char **cmdv = argv + next;
 	char found[4096];
 	if (osp_elf_resolve(cmdv[0], found, sizeof(found))) {

@@ -90,14 +90,12 @@ int cmd_serve(int argc, char **argv)
 	                 "default 10000, 0 = no cap"),
 	    OSP_OPT_END,
 	};
-	const struct osp_collect_spec spec = {"serve", usage_head, 1, own};
+	const struct osp_collect_spec spec = {"serve", usage_head, 1, own, 2};
 	struct osp_collect_opts o;
 	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
 		return osp_opts_exit(rc);
 	int save = o.output_given;
-	if (save && (rc = osp_collect_check_output("serve", o.output)))
-		goto out_opts;
 	if (next < argc) {
 		rc = osp_usage_err("serve", "unexpected argument '%s'", argv[next]);
 		goto out_opts;

@@ -108,7 +108,7 @@ int cmd_top(int argc, char **argv)
 	                   "play the time slices of FILE back instead of collecting"),
 	    OSP_OPT_END,
 	};
-	const struct osp_collect_spec spec = {"top", usage_head, 1, own};
+	const struct osp_collect_spec spec = {"top", usage_head, 1, own, 0};
 	struct osp_collect_opts o;
 	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)

@@ -79,6 +79,8 @@ int osp_collect_parse(const struct osp_collect_spec *c, int argc, char **argv,
 		o->output = "osprof.osp";
 	if (o->correlate && !o->peaks)
 		return osp_usage_err(c->cmd, "--correlate needs --peaks RANGES");
+	if (c->check_output == 1 || (c->check_output == 2 && o->output_given))
+		return osp_collect_check_output(c->cmd, o->output);
 	return 0;
 }
 
