@@ -173,6 +173,7 @@ static int take(const char *cmd, const struct osp_option *o, const char *arg)
 	flag_name(o, flag, sizeof(flag));
 	unsigned long long u;
 	const char *what = o->what;
+	char range[64] = "";
 	switch (o->kind) {
 	case OSP_OPTK_FLAG:
 		store_int(o->value, o->size, o->set);
@@ -188,6 +189,11 @@ static int take(const char *cmd, const struct osp_option *o, const char *arg)
 			store_int(o->value, o->size, (long long)u);
 			return 0;
 		}
+		if (!what && o->max < OSP_OPT_NOMAX)
+			snprintf(range, sizeof(range), "an integer in %.0f..%.0f", o->min, o->max);
+		else if (!what && o->min > 0)
+			snprintf(range, sizeof(range), "an integer >= %.0f", o->min);
+		what = what ? what : *range ? range : NULL;
 		break;
 	case OSP_OPTK_DOUBLE:
 		if (!osp_opt_parse_double(arg, o->min, o->max, o->value))

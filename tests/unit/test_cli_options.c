@@ -24,6 +24,7 @@ static void capture(int fd, char *buf, size_t len, int (*fn)(void *), void *ctx,
 
 struct vals {
 	int json, verbose, unit;
+	unsigned depth;
 	unsigned top;
 	double pct;
 	uint64_t dur, size;
@@ -44,6 +45,7 @@ static int parse_with(struct vals *v, int in_order, int argc, char **argv)
 	    OSP_OPT_UINT('t', "top", &v->top, 1, 1000, "a positive number", "N",
 	                 "the first N\nprofiles only"),
 	    OSP_OPT_PERCENT(0, "min-share", &v->pct, "PCT", "share"),
+	    OSP_OPT_UINT(0, "max-depth", &v->depth, 1, 30, NULL, "N", NULL),
 	    OSP_OPT_GROUP("Output:"),
 	    OSP_OPT_DURATION('d', "duration", &v->dur, "DUR", "stop after DUR"),
 	    OSP_OPT_SIZE('C', "rotate-size", &v->size, 1 << 20, NULL, "MB", "segment size"),
@@ -143,6 +145,7 @@ static void test_errors(void)
 	    {"-C", "2X", "osprof test: -C/--rotate-size: '2X' is not a size\n"},
 	    {"--by", "tid", "osprof test: --by: 'tid' is not one of pid, comm, fs\n"},
 	    {"-p", "1,x", "osprof test: -p/--pid: 'x' is not a process id\n"},
+	    {"--max-depth", "31", "osprof test: --max-depth: '31' is not an integer in 1..30\n"},
 	    {"--nosuch", NULL, "osprof test: unknown option '--nosuch'\n"},
 	    {"-x", NULL, "osprof test: unknown option '-x'\n"},
 	    {"--top", "", NULL},
