@@ -27,7 +27,7 @@ struct osp_collect_spec {
 	const char *head;             /* --help before the option list (ends with its heading) */
 	int targets;                  /* -a -p -c --comm (record, top, serve) */
 	const struct osp_option *own; /* the command's own options, listed first; or NULL */
-	int check_output; /* -o must be writable: 1 always, 2 when given (osp_collect_check_output) */
+	int check_output;             /* -o must be writable: 1 always, 2 when given */
 };
 
 /* Parses argv from index 1 up to the first non-option or "--"; *next is the
