@@ -1,17 +1,17 @@
 /* osprof calibrate: measure this machine's characteristic times and store
  * them where `osprof peaks` and `osprof report` find them. */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include <osprof/analysis.h>
 #include "collect/calibrate.h"
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: osprof calibrate [OPTIONS]\n\n"
     "Measures this machine's characteristic times (OSprof's \"prior knowledge\"):\n"
     "null system call, page-cache 4 KiB read, O_DIRECT 4 KiB random read,\n"
@@ -21,16 +21,12 @@ static const char usage[] =
     "Each is profiled into a histogram (layer 'calib'); its median is the\n"
     "characteristic time 'osprof peaks' and 'osprof report' match peaks against.\n"
     "Takes about two seconds.\n\n"
-    "Options:\n"
-    "  -o, --output FILE  where to store it (default $OSPROF_CALIBRATION, else\n"
-    "                     /var/lib/osprof/calibration-HOST.osp)\n"
-    "      --dir DIR      directory for the disk test file; must be on a real\n"
-    "                     disk, not tmpfs (default /var/tmp)\n"
-    "  -q, --quiet        do not print the table\n\n"
+    "Options:\n";
+
+static const char usage_tail[] =
+    "\n"
     "SIGINT/SIGTERM stop the measurement; the items measured so far are saved\n"
     "and the exit status is 1.\n";
-
-enum { OPT_DIR = 256 };
 
 static void on_signal(int sig)
 {
@@ -51,40 +47,27 @@ static int mkdir_parent(const char *path)
 	return rc;
 }
 
+static const struct osp_opts_spec spec = {
+    .cmd = "calibrate", .head = usage_head, .tail = usage_tail};
+
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"output", required_argument, 0, 'o'},
-	    {"dir", required_argument, 0, OPT_DIR},
-	    {"quiet", no_argument, 0, 'q'},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
-	};
 	const char *out = NULL, *dir = NULL;
-	int c, quiet = 0;
+	int quiet = 0, optind;
 	char path[4096], err[512];
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case OPT_DIR:
-			dir = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		case ':':
-			return osp_usage_err("calibrate", "%s needs an argument", argv[optind - 1]);
-		default:
-			return osp_usage_err("calibrate", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	struct osp_option opts[] = {
+	    OSP_OPT_STRING('o', "output", &out, "FILE",
+	                   "where to store it (default $OSPROF_CALIBRATION, else\n"
+	                   "/var/lib/osprof/calibration-HOST.osp)"),
+	    OSP_OPT_STRING(0, "dir", &dir, "DIR",
+	                   "directory for the disk test file; must be on a real\n"
+	                   "disk, not tmpfs (default /var/tmp)"),
+	    OSP_OPT_FLAG('q', "quiet", &quiet, "do not print the table"),
+	    OSP_OPT_END,
+	};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
+	if (rc)
+		return osp_opts_exit(rc);
 	if (optind != argc)
 		return osp_usage_err("calibrate", "unexpected argument '%s'", argv[optind]);
 	if (dir) {

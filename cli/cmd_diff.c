@@ -1,14 +1,14 @@
 /* osprof diff: automated comparison of two profile sets (seed 001 §3.2). */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include <osprof/analysis.h>
 #include <osprof/render.h>
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: osprof diff [OPTIONS] A B\n"
     "       osprof diff --by host [OPTIONS] SET [SET...]\n\n"
     "Compares two complete profile sets and reports the few profiles that differ,\n"
@@ -22,30 +22,10 @@ static const char usage[] =
     "  3. the remaining pairs are scored with the metric (0 = same .. 100).\n"
     "Metrics: EMD (default), TOTOPS, TOTLAT, CHISQUARE, GROUPOPS, GROUPLAT,\n"
     "INTERSECT, JEFFREY; docs/analysis.md defines them and their thresholds.\n\n"
-    "Options:\n"
-    "  -m, --metric M          metric deciding phase 3 (default EMD)\n"
-    "  -t, --threshold T       phase-3 score at or above which a pair differs\n"
-    "                          (default: the metric's; listed below)\n"
-    "      --min-share PCT     phase 1: insignificant below PCT % of total latency\n"
-    "                          (and below --min-ops-share of ops); default 1\n"
-    "      --min-ops-share PCT default 1\n"
-    "      --min-count N       insignificant if both sides have fewer ops (10)\n"
-    "      --near-equal PCT    totals within PCT % are similar (default 5)\n"
-    "      --drop-dim LIST     sum profiles over these dimensions first (e.g. pid:\n"
-    "                          pids differ between runs)\n"
-    "  -a, --all               also list similar and insignificant profiles\n"
-    "      --json              NDJSON: one object per compared profile in rank\n"
-    "                          order: layer, op, dims, verdict (differs, similar,\n"
-    "                          insignificant, only_in_a, only_in_b), scores, reason\n"
-    "      --by host           fleet mode: which hosts are not like the others.\n"
-    "                          SET is a set merged from many hosts (osprof merge\n"
-    "                          keeps each file's host as a host dimension), or\n"
-    "                          several SETs merged here. Every host is diffed\n"
-    "                          against the mean of the other hosts and the hosts\n"
-    "                          are ranked by SCORE: the % of their latency in\n"
-    "                          profiles that differ (or exist on one side only),\n"
-    "                          each at its larger share; 0 = like the others.\n"
-    "                          With --json one object per host.\n\n"
+    "Options:\n";
+
+static const char usage_tail[] =
+    "\n"
     "Sets at different resolutions are compared at the coarser one (exact: the\n"
     "buckets nest); a note on stderr says so.\n"
     "Every change must also be beyond chance for the sample sizes (counts and\n"
@@ -55,23 +35,50 @@ static const char usage[] =
     "names the phase, the test and its threshold.\n"
     "Exit status: 0 when compared (whatever the verdicts), 2 on bad usage or input.\n";
 
-enum { OPT_JSON = 256, OPT_MIN_SHARE, OPT_MIN_OPS, OPT_MIN_COUNT, OPT_NEAR, OPT_DROP, OPT_BY };
-
 #define MAX_DROP 8
 
-/* Splits LIST at commas into names (pointers into list). */
-static int parse_dims(char *list, const char **names, unsigned *n)
+/* What the command line asks of a diff, beyond osp_diff_opts. */
+struct diff_args {
+	struct osp_diff_opts o;
+	int json, all;
+	const char *by;
+	const char *drop[MAX_DROP];
+	unsigned ndrop;
+};
+
+static int add_dim(const char *tok, void *ctx)
+{
+	struct diff_args *d = ctx;
+	if (d->ndrop == MAX_DROP ||
+	    strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
+		return osp_usage_err("diff",
+		                     "--drop-dim: '%s' is not a dimension name "
+		                     "([a-z0-9_]+, at most %d)",
+		                     tok, MAX_DROP);
+	d->drop[d->ndrop++] = tok;
+	return 0;
+}
+
+/* --drop-dim LIST: split in place (argv's own storage), so the names live
+ * as long as the command. */
+static int parse_dims(const char *cmd, const char *flag, const char *arg, void *ctx)
 {
 	char *save, *tok;
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*n == MAX_DROP || !*tok ||
-		    strspn(tok, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(tok))
-			return osp_usage_err("diff",
-			                     "--drop-dim: '%s' is not a dimension name "
-			                     "([a-z0-9_]+, at most %d)",
-			                     tok, MAX_DROP);
-		names[(*n)++] = tok;
-	}
+	(void)cmd;
+	(void)flag;
+	for (tok = strtok_r((char *)arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+		if (add_dim(tok, ctx))
+			return OSP_EXIT_USAGE;
+	return 0;
+}
+
+static int parse_metric(const char *cmd, const char *flag, const char *arg, void *m)
+{
+	if (osp_metric_parse(arg, m))
+		return osp_usage_err(cmd,
+		                     "%s: '%s' is not one of EMD, TOTOPS, TOTLAT, CHISQUARE, "
+		                     "GROUPOPS, GROUPLAT, INTERSECT, JEFFREY",
+		                     flag, arg);
 	return 0;
 }
 
@@ -85,48 +92,49 @@ static int replace(struct osp_set **s, struct osp_set *t)
 	return 0;
 }
 
-static int pct_arg(const char *flag, const char *arg, double *out)
+/* The scores of a compared pair. */
+static void json_pair(struct osp_json *j, const struct osp_diff_entry *e)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	if (*end || end == arg || v < 0 || v > 100)
-		return osp_usage_err("diff", "%s: '%s' is not a percentage in 0..100", flag, arg);
-	*out = v / 100;
-	return 0;
+	osp_json_ku64(j, "phase", (uint64_t)e->phase);
+	osp_json_kdbl(j, "score", "%.3f", e->score);
+	osp_json_kobj(j, "scores");
+	for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
+		osp_json_kdbl(j, osp_metric_name((enum osp_metric)m), "%.3f", e->scores.score[m]);
+	osp_json_kdbl(j, "CHISQUARE_P", "%.6g", e->scores.chi2_p);
+	osp_json_kdbl(j, "EMD_BUCKETS", "%.4f", e->scores.emd);
+	osp_json_obj_end(j);
+	osp_json_ku64(j, "count_a", e->a->hist.count);
+	osp_json_ku64(j, "count_b", e->b->hist.count);
+	osp_json_ku64(j, "total_a", e->a->hist.total);
+	osp_json_ku64(j, "total_b", e->b->hist.total);
+	osp_json_kstr(j, "decided_by", e->decided_by ? e->decided_by : "");
+	osp_json_kdbl(j, "decided_value", "%.4g", e->decided_value);
+	osp_json_kdbl(j, "decided_threshold", "%.4g", e->decided_threshold);
 }
 
 static void print_json(const struct osp_diff *d, const struct osp_diff_opts *o)
 {
+	struct osp_json j;
+	osp_json_init(&j, stdout);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct osp_diff_entry *e = &d->e[i];
 		const struct osp_profile *p = e->a ? e->a : e->b;
-		printf("{\"rank\":%zu,", i + 1);
-		osp_json_profile_key(stdout, p);
-		printf(",\"verdict\":\"%s\",\"metric\":\"%s\"", osp_verdict_name(e->verdict),
-		       osp_metric_name(o->metric));
+		osp_json_obj(&j);
+		osp_json_ku64(&j, "rank", i + 1);
+		osp_json_profile_key(&j, p);
+		osp_json_kstr(&j, "verdict", osp_verdict_name(e->verdict));
+		osp_json_kstr(&j, "metric", osp_metric_name(o->metric));
 		if (e->a && e->b) {
-			printf(",\"phase\":%d,\"score\":%.3f,\"scores\":{", e->phase, e->score);
-			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
-				printf("%s\"%s\":%.3f", m ? "," : "",
-				       osp_metric_name((enum osp_metric)m), e->scores.score[m]);
-			printf(",\"CHISQUARE_P\":%.6g,\"EMD_BUCKETS\":%.4f}", e->scores.chi2_p,
-			       e->scores.emd);
-			printf(",\"count_a\":%" PRIu64 ",\"count_b\":%" PRIu64
-			       ",\"total_a\":%" PRIu64 ",\"total_b\":%" PRIu64,
-			       e->a->hist.count, e->b->hist.count, e->a->hist.total,
-			       e->b->hist.total);
+			json_pair(&j, e);
 		} else {
-			printf(",\"scores\":{},\"count_%s\":%" PRIu64, e->a ? "a" : "b",
-			       p->hist.count);
+			osp_json_kobj(&j, "scores");
+			osp_json_obj_end(&j);
+			osp_json_ku64(&j, e->a ? "count_a" : "count_b", p->hist.count);
 		}
-		if (e->a && e->b)
-			printf(",\"decided_by\":\"%s\",\"decided_value\":%.4g,"
-			       "\"decided_threshold\":%.4g",
-			       e->decided_by ? e->decided_by : "", e->decided_value,
-			       e->decided_threshold);
-		printf(",\"share\":%.6f,\"reason\":\"", e->share);
-		osp_json_string(stdout, e->reason);
-		puts("\"}");
+		osp_json_kdbl(&j, "share", "%.6f", e->share);
+		osp_json_kstr(&j, "reason", e->reason);
+		osp_json_obj_end(&j);
+		osp_json_line(&j);
 	}
 }
 
@@ -233,16 +241,21 @@ static int diff_hosts(int n, char **files, const struct osp_diff_opts *o, int js
 		printf("\n\n%4s  %-20s %6s %6s %5s  %s\n", "RANK", "HOST", "SCORE", "DIFFER",
 		       "ONLY", "FIRST DIFFERENCE");
 	}
+	struct osp_json j;
+	osp_json_init(&j, stdout);
 	for (size_t i = 0; i < hr.n; i++) {
 		const struct osp_host_rank *h = &hr.hosts[i];
 		if (json) {
-			printf("{\"rank\":%zu,\"host\":\"", i + 1);
-			osp_json_string(stdout, h->host);
-			printf("\",\"score\":%.3f,\"differ\":%zu,\"only\":%zu,\"count\":%" PRIu64
-			       ",\"first\":\"",
-			       h->score, h->ndiffer, h->nonly, h->count);
-			osp_json_string(stdout, h->top);
-			puts("\"}");
+			osp_json_obj(&j);
+			osp_json_ku64(&j, "rank", i + 1);
+			osp_json_kstr(&j, "host", h->host);
+			osp_json_kdbl(&j, "score", "%.3f", h->score);
+			osp_json_ku64(&j, "differ", h->ndiffer);
+			osp_json_ku64(&j, "only", h->nonly);
+			osp_json_ku64(&j, "count", h->count);
+			osp_json_kstr(&j, "first", h->top);
+			osp_json_obj_end(&j);
+			osp_json_line(&j);
 		} else {
 			printf("%4zu  %-20s %6.1f %6zu %5zu  %s\n", i + 1, h->host, h->score,
 			       h->ndiffer, h->nonly, h->top[0] ? h->top : "-");
@@ -252,100 +265,9 @@ static int diff_hosts(int n, char **files, const struct osp_diff_opts *o, int js
 	return fflush(stdout) ? OSP_EXIT_FAIL : OSP_EXIT_OK;
 }
 
-int cmd_diff(int argc, char **argv)
+/* A against B: the ranked profiles that differ. */
+static int diff_two(const char *fa, const char *fb, const struct diff_args *d)
 {
-	static const struct option longopts[] = {
-	    {"metric", required_argument, 0, 'm'},
-	    {"threshold", required_argument, 0, 't'},
-	    {"min-share", required_argument, 0, OPT_MIN_SHARE},
-	    {"min-ops-share", required_argument, 0, OPT_MIN_OPS},
-	    {"min-count", required_argument, 0, OPT_MIN_COUNT},
-	    {"near-equal", required_argument, 0, OPT_NEAR},
-	    {"drop-dim", required_argument, 0, OPT_DROP},
-	    {"all", no_argument, 0, 'a'},
-	    {"json", no_argument, 0, OPT_JSON},
-	    {"by", required_argument, 0, OPT_BY},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
-	};
-	struct osp_diff_opts o;
-	int c, json = 0, all = 0, by_host = 0;
-	char *end;
-	const char *drop[MAX_DROP];
-	unsigned ndrop = 0;
-	osp_diff_opts_default(&o);
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:t:ah", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (osp_metric_parse(optarg, &o.metric))
-				return osp_usage_err(
-				    "diff",
-				    "--metric: '%s' is not one of EMD, TOTOPS, TOTLAT, "
-				    "CHISQUARE, GROUPOPS, GROUPLAT, INTERSECT, JEFFREY",
-				    optarg);
-			break;
-		case 't':
-			o.threshold = strtod(optarg, &end);
-			if (*end || end == optarg || o.threshold < 0 || o.threshold > 100)
-				return osp_usage_err(
-				    "diff", "--threshold: '%s' is not a score in 0..100", optarg);
-			break;
-		case OPT_MIN_SHARE:
-			if (pct_arg("--min-share", optarg, &o.min_share_lat))
-				return OSP_EXIT_USAGE;
-			break;
-		case OPT_MIN_OPS:
-			if (pct_arg("--min-ops-share", optarg, &o.min_share_ops))
-				return OSP_EXIT_USAGE;
-			break;
-		case OPT_NEAR:
-			if (pct_arg("--near-equal", optarg, &o.cmp.near_equal))
-				return OSP_EXIT_USAGE;
-			break;
-		case OPT_MIN_COUNT:
-			o.min_count = strtoull(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-')
-				return osp_usage_err("diff", "--min-count: '%s' is not a count",
-				                     optarg);
-			break;
-		case OPT_DROP:
-			if (parse_dims(optarg, drop, &ndrop))
-				return OSP_EXIT_USAGE;
-			break;
-		case 'a':
-			all = 1;
-			break;
-		case OPT_BY:
-			if (strcmp(optarg, "host"))
-				return osp_usage_err("diff", "--by: '%s': only 'host' is supported",
-				                     optarg);
-			by_host = 1;
-			break;
-		case OPT_JSON:
-			json = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			printf("Default thresholds:");
-			for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
-				printf(" %s %g", osp_metric_name((enum osp_metric)m),
-				       osp_metric_default_threshold((enum osp_metric)m));
-			printf("\n");
-			return OSP_EXIT_OK;
-		case ':':
-			return osp_usage_err("diff", "%s needs an argument", argv[optind - 1]);
-		default:
-			return osp_usage_err("diff", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (by_host)
-		return diff_hosts(argc - optind, argv + optind, &o, json, ndrop ? drop : NULL,
-		                  ndrop);
-	if (optind != argc - 2)
-		return osp_usage_err("diff", "expected two files A and B");
-	const char *fa = argv[optind], *fb = argv[optind + 1];
 	if (!strcmp(fa, "-") && !strcmp(fb, "-"))
 		return osp_usage_err("diff", "only one of A and B can be '-'");
 	struct osp_set *a = osp_cli_load(fa), *b = a ? osp_cli_load(fb) : NULL;
@@ -353,45 +275,102 @@ int cmd_diff(int argc, char **argv)
 		osp_set_free(a);
 		return OSP_EXIT_USAGE;
 	}
+	int rc = OSP_EXIT_FAIL;
 	if (a->r != b->r) {
 		int a_finer = a->r > b->r;
 		unsigned r = a_finer ? b->r : a->r;
 		fprintf(stderr, "osprof diff: note: %s rebinned from r=%u to r=%u to match %s\n",
 		        a_finer ? fa : fb, a_finer ? a->r : b->r, r, a_finer ? fb : fa);
-		if (replace(a_finer ? &a : &b, osp_set_coarsen(a_finer ? a : b, r))) {
-			osp_err("diff: out of memory");
-			osp_set_free(a);
-			osp_set_free(b);
-			return OSP_EXIT_FAIL;
-		}
+		if (replace(a_finer ? &a : &b, osp_set_coarsen(a_finer ? a : b, r)))
+			goto oom;
 	}
-	if (ndrop && (replace(&a, osp_set_drop_dims(a, drop, ndrop)) ||
-	              replace(&b, osp_set_drop_dims(b, drop, ndrop)))) {
-		osp_err("diff: out of memory");
-		osp_set_free(a);
-		osp_set_free(b);
-		return OSP_EXIT_FAIL;
-	}
-	struct osp_diff d;
+	if (d->ndrop && (replace(&a, osp_set_drop_dims(a, d->drop, d->ndrop)) ||
+	                 replace(&b, osp_set_drop_dims(b, d->drop, d->ndrop))))
+		goto oom;
+	struct osp_diff res;
 	char err[256];
-	int rc = osp_diff_sets(a, b, &o, &d, err, sizeof(err));
+	rc = osp_diff_sets(a, b, &d->o, &res, err, sizeof(err));
 	if (rc == -EINVAL) {
 		osp_err("diff: %s vs %s: %s", fa, fb, err);
 		rc = OSP_EXIT_USAGE;
 	} else if (rc) {
-		osp_err("diff: out of memory");
-		rc = OSP_EXIT_FAIL;
+		goto oom;
 	} else {
-		double thr =
-		    o.threshold >= 0 ? o.threshold : osp_metric_default_threshold(o.metric);
-		if (json)
-			print_json(&d, &o);
+		double thr = d->o.threshold >= 0 ? d->o.threshold
+		                                 : osp_metric_default_threshold(d->o.metric);
+		if (d->json)
+			print_json(&res, &d->o);
 		else
-			print_text(&d, &o, thr, fa, fb, all);
-		osp_diff_free(&d);
+			print_text(&res, &d->o, thr, fa, fb, d->all);
+		osp_diff_free(&res);
 		rc = fflush(stdout) ? OSP_EXIT_FAIL : OSP_EXIT_OK;
 	}
 	osp_set_free(a);
 	osp_set_free(b);
 	return rc;
+oom:
+	osp_err("diff: out of memory");
+	osp_set_free(a);
+	osp_set_free(b);
+	return OSP_EXIT_FAIL;
+}
+
+static const char *const by_choices[] = {"host", NULL};
+
+static const struct osp_opts_spec spec = {.cmd = "diff", .head = usage_head, .tail = usage_tail};
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args d = {.json = 0};
+	osp_diff_opts_default(&d.o);
+	struct osp_option opts[] = {
+	    OSP_OPT_CALL('m', "metric", &d.o.metric, parse_metric, "M",
+	                 "metric deciding phase 3 (default EMD)"),
+	    OSP_OPT_DOUBLE('t', "threshold", &d.o.threshold, 0, 100, "a score in 0..100", "T",
+	                   "phase-3 score at or above which a pair differs\n"
+	                   "(default: the metric's; listed below)"),
+	    OSP_OPT_PERCENT(0, "min-share", &d.o.min_share_lat, "PCT",
+	                    "phase 1: insignificant below PCT % of total latency\n"
+	                    "(and below --min-ops-share of ops); default 1"),
+	    OSP_OPT_PERCENT(0, "min-ops-share", &d.o.min_share_ops, "PCT", "default 1"),
+	    OSP_OPT_UINT(0, "min-count", &d.o.min_count, 0, OSP_OPT_NOMAX, "a count", "N",
+	                 "insignificant if both sides have fewer ops (10)"),
+	    OSP_OPT_PERCENT(0, "near-equal", &d.o.cmp.near_equal, "PCT",
+	                    "totals within PCT % are similar (default 5)"),
+	    OSP_OPT_CALL(0, "drop-dim", &d, parse_dims, "LIST",
+	                 "sum profiles over these dimensions first (e.g. pid:\n"
+	                 "pids differ between runs)"),
+	    OSP_OPT_FLAG('a', "all", &d.all, "also list similar and insignificant profiles"),
+	    OSP_OPT_FLAG(0, "json", &d.json,
+	                 "NDJSON: one object per compared profile in rank\n"
+	                 "order: layer, op, dims, verdict (differs, similar,\n"
+	                 "insignificant, only_in_a, only_in_b), scores, reason"),
+	    OSP_OPT_CHOICE(0, "by", &d.by, by_choices, "host",
+	                   "fleet mode: which hosts are not like the others.\n"
+	                   "SET is a set merged from many hosts (osprof merge\n"
+	                   "keeps each file's host as a host dimension), or\n"
+	                   "several SETs merged here. Every host is diffed\n"
+	                   "against the mean of the other hosts and the hosts\n"
+	                   "are ranked by SCORE: the % of their latency in\n"
+	                   "profiles that differ (or exist on one side only),\n"
+	                   "each at its larger share; 0 = like the others.\n"
+	                   "With --json one object per host."),
+	    OSP_OPT_END,
+	};
+	int next, rc = osp_opts_parse(&spec, opts, argc, argv, &next);
+	if (rc == OSP_OPTS_HELP) {
+		printf("Default thresholds:");
+		for (unsigned m = 0; m < OSP_METRIC_COUNT; m++)
+			printf(" %s %g", osp_metric_name((enum osp_metric)m),
+			       osp_metric_default_threshold((enum osp_metric)m));
+		printf("\n");
+	}
+	if (rc)
+		return osp_opts_exit(rc);
+	if (d.by)
+		return diff_hosts(argc - next, argv + next, &d.o, d.json, d.ndrop ? d.drop : NULL,
+		                  d.ndrop);
+	if (next != argc - 2)
+		return osp_usage_err("diff", "expected two files A and B");
+	return diff_two(argv[next], argv[next + 1], &d);
 }

@@ -1,12 +1,12 @@
 /* osprof export: a profile set in another program's format. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/output.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: osprof export --prometheus [-o OUT] [--max-series N] [--host NAME] FILE\n\n"
     "Writes the profile set FILE in the Prometheus text exposition format 0.0.4\n"
     "(to stdout, or to OUT, replaced atomically: what node_exporter's textfile\n"
@@ -20,65 +20,39 @@ static const char usage[] =
     "osprof_unpaired_events_total and osprof_series_overflow_total (profiles over\n"
     "the cap) with osprof_series_overflow_calls_total. docs/prometheus.md has the\n"
     "details.\n\n"
-    "Options:\n"
-    "  --prometheus     the format (the only one so far; required)\n"
-    "  -o, --output OUT write OUT instead of stdout\n"
-    "  --max-series N   export the first N profiles of the file only (0 = all,\n"
-    "                   the default); the rest are counted in the overflow\n"
-    "                   counters\n"
-    "  --host NAME      host label of profiles that have no host dimension\n";
+    "Options:\n";
+
+static const struct osp_opts_spec spec = {.cmd = "export", .head = usage_head, OSP_ARGS_ONE_FILE};
 
 int cmd_export(int argc, char **argv)
 {
-	enum { OPT_PROM = 256, OPT_MAX, OPT_HOST };
-	static const struct option longopts[] = {{"prometheus", no_argument, 0, OPT_PROM},
-	                                         {"output", required_argument, 0, 'o'},
-	                                         {"max-series", required_argument, 0, OPT_MAX},
-	                                         {"host", required_argument, 0, OPT_HOST},
-	                                         {"help", no_argument, 0, 'h'},
-	                                         {0, 0, 0, 0}};
 	struct osp_prom_opts po = {0, NULL};
 	const char *out = "-";
-	int c, prom = 0;
-	char *end, err[512];
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_PROM:
-			prom = 1;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		case OPT_MAX:
-			po.max_series = strtoull(optarg, &end, 10);
-			if (*end || !*optarg || *optarg == '-')
-				return osp_usage_err("export", "--max-series: '%s' is not a count",
-				                     optarg);
-			break;
-		case OPT_HOST:
-			po.host = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		default:
-			return osp_usage_err("export", "%s: %s", argv[optind - 1],
-			                     c == ':' ? "needs an argument" : "unknown option");
-		}
-	}
+	int prom = 0, next;
+	char err[512];
+	struct osp_option opts[] = {
+	    OSP_OPT_FLAG(0, "prometheus", &prom, "the format (the only one so far; required)"),
+	    OSP_OPT_STRING('o', "output", &out, "OUT", "write OUT instead of stdout"),
+	    OSP_OPT_UINT(0, "max-series", &po.max_series, 0, OSP_OPT_NOMAX, "a count", "N",
+	                 "export the first N profiles of the file only (0 = all,\n"
+	                 "the default); the rest are counted in the overflow\n"
+	                 "counters"),
+	    OSP_OPT_STRING(0, "host", &po.host, "NAME",
+	                   "host label of profiles that have no host dimension"),
+	    OSP_OPT_END,
+	};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
+	if (rc)
+		return osp_opts_exit(rc);
 	if (!prom)
 		return osp_usage_err("export", "the format is required: --prometheus");
-	if (optind != argc - 1)
-		return osp_usage_err("export", "expected one FILE");
 	if (osp_output_check(out, err, sizeof(err)))
 		return osp_usage_err("export", "-o %s", err);
-	struct osp_set *s = osp_cli_load(argv[optind]);
+	struct osp_set *s = osp_cli_load(argv[next]);
 	if (!s)
 		return OSP_EXIT_USAGE;
 	struct osp_output w;
-	int rc = OSP_EXIT_FAIL;
+	rc = OSP_EXIT_FAIL;
 	if (osp_output_open(&w, out, err, sizeof(err)) < 0) {
 		osp_err("export: %s", err);
 	} else if (osp_render_prometheus(w.f, s, &po) < 0) {

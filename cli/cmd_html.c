@@ -1,16 +1,16 @@
 /* osprof html: one self-contained, offline HTML report of a profile set,
  * optionally compared with a second one. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <osprof/output.h>
 #include <string.h>
 #include <osprof/analysis.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/view_sets.h"
 
-static const char html_help[] =
+static const char usage_head[] =
     "usage: osprof html [OPTIONS] FILE [B]\n"
     "\n"
     "Writes one HTML file that works offline (no external script, style or font)\n"
@@ -27,62 +27,44 @@ static const char html_help[] =
     "Keys in the report: 1-5 switch views, Up/Down or j/k select, Enter opens the\n"
     "graph, l toggles log/linear, / filters, Esc returns to the grid.\n"
     "\n"
-    "Options:\n"
-    "  -o, --output FILE   where to write (default osprof.html; '-' = stdout)\n"
-    "      --drop-dim LIST     sum profiles over these dimensions first (e.g. pid:\n"
-    "                      pids differ between runs; time slices are left out)\n"
-    "      --heatmaps N    embed the time slices (heat maps) of the N sliced\n"
-    "                      profiles with the most latency (default 100, 0 = all)\n"
-    "      --rootcause FOLDED  add a root-cause tree from folded call stacks\n"
-    "                      ('frame;frame;... COUNT' lines, as written by\n"
-    "                      'osprof rootcause --folded' or for flamegraph.pl)\n"
-    "  -h, --help          this text\n"
-    "\n"
-    "Examples:\n"
-    "  osprof html -o report.html run.osp\n"
-    "  osprof html -o cmp.html before.osp after.osp\n"
-    "\n"
-    "Exit status: 0 ok, 1 failure, 2 bad usage or input.\n";
+    "Options:\n";
+
+static const char usage_tail[] = "\n"
+                                 "Examples:\n"
+                                 "  osprof html -o report.html run.osp\n"
+                                 "  osprof html -o cmp.html before.osp after.osp\n"
+                                 "\n"
+                                 "Exit status: 0 ok, 1 failure, 2 bad usage or input.\n";
+
+static const struct osp_opts_spec spec = {
+    .cmd = "html",
+    .head = usage_head,
+    .tail = usage_tail,
+    OSP_ARGS(1, 2, "expects FILE and optionally a second FILE B")};
 
 int cmd_html(int argc, char **argv)
 {
-	static const struct option lo[] = {
-	    {"output", required_argument, NULL, 'o'}, {"rootcause", required_argument, NULL, 1},
-	    {"drop-dim", required_argument, NULL, 2}, {"heatmaps", required_argument, NULL, 3},
-	    {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
 	const char *out = "osprof.html", *rcfile = NULL, *drop = NULL;
 	unsigned heatmaps = 100;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 1:
-			rcfile = optarg;
-			break;
-		case 2:
-			drop = optarg;
-			break;
-		case 3: {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || v > 1000000)
-				return osp_usage_err("html", "--heatmaps: '%s' is not a count",
-				                     optarg);
-			heatmaps = (unsigned)v;
-			break;
-		}
-		case 'h':
-			fputs(html_help, stdout);
-			return OSP_EXIT_OK;
-		default:
-			return osp_usage_err("html", "unknown option");
-		}
-	}
-	if (argc - optind < 1 || argc - optind > 2)
-		return osp_usage_err("html", "expects FILE and optionally a second FILE B");
+	int optind;
+	struct osp_option opts[] = {
+	    OSP_OPT_STRING('o', "output", &out, "FILE",
+	                   "where to write (default osprof.html; '-' = stdout)"),
+	    OSP_OPT_STRING(0, "drop-dim", &drop, "LIST",
+	                   "sum profiles over these dimensions first (e.g. pid:\n"
+	                   "pids differ between runs; time slices are left out)"),
+	    OSP_OPT_UINT(0, "heatmaps", &heatmaps, 0, 1000000, "a count", "N",
+	                 "embed the time slices (heat maps) of the N sliced\n"
+	                 "profiles with the most latency (default 100, 0 = all)"),
+	    OSP_OPT_STRING(0, "rootcause", &rcfile, "FOLDED",
+	                   "add a root-cause tree from folded call stacks\n"
+	                   "('frame;frame;... COUNT' lines, as written by\n"
+	                   "'osprof rootcause --folded' or for flamegraph.pl)"),
+	    OSP_OPT_END,
+	};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
+	if (rc)
+		return osp_opts_exit(rc);
 	const char *fa = argv[optind], *fb = argc - optind == 2 ? argv[optind + 1] : NULL;
 	struct osp_set *a = osp_cli_load(fa), *b = NULL;
 	if (!a)
@@ -91,7 +73,7 @@ int cmd_html(int argc, char **argv)
 		osp_set_free(a);
 		return OSP_EXIT_USAGE;
 	}
-	int rc = OSP_EXIT_OK;
+	rc = OSP_EXIT_OK;
 	struct osp_folded_set folded = {0};
 	if (rcfile) {
 		char err[512];

@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "collect/layer.h"
 
 static const char usage[] =
@@ -14,19 +15,8 @@ static const char usage[] =
     "machine and the attach mode it would use (tp_btf, raw_tp, tracepoint,\n"
     "fentry, kprobe, uprobe). With LAYER, lists that layer's operations one per\n"
     "line. Kernel layers need root to probe this kernel; without root they say\n"
-    "so instead of guessing.\n"
-    "  -v, --verbose   list every operation of every layer\n"
-    "      --json      one JSON object: the kernel, and per layer each part with\n"
-    "                  the attach mode it gets here (or \"unavailable\") and the\n"
-    "                  text saying why (scripts/attach-table.sh tabulates it)\n";
-
-/* A JSON string value, quotes included. */
-static void js(const char *s)
-{
-	putchar('"');
-	osp_json_string(stdout, s);
-	putchar('"');
-}
+    "so instead of guessing.\n\n"
+    "Options:\n";
 
 /* The attach mode a line of a layer's listing names: the first mode word
  * after "via", "unavailable" when it says so, else "". */
@@ -48,7 +38,7 @@ static const char *mode_of(const char *line)
 
 /* One layer's listing as JSON: its lines become items named by their first
  * word (the layer itself, or a part such as --func, fuse, vfs ops). */
-static int list_json(const struct osp_layer *l, int first)
+static int list_json(struct osp_json *j, const struct osp_layer *l)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -57,12 +47,11 @@ static int list_json(const struct osp_layer *l, int first)
 		return -1;
 	int rc = l->list ? l->list(m, 0) : (fprintf(m, "%-8s %s\n", l->name, l->summary), 0);
 	fclose(m);
-	printf("%s{\"layer\":", first ? "" : ",");
-	js(l->name);
-	printf(",\"needs_root\":%s,\"summary\":", l->needs_root ? "true" : "false");
-	js(l->summary);
-	printf(",\"items\":[");
-	int n = 0;
+	osp_json_obj(j);
+	osp_json_kstr(j, "layer", l->name);
+	osp_json_kbool(j, "needs_root", l->needs_root);
+	osp_json_kstr(j, "summary", l->summary);
+	osp_json_karr(j, "items");
 	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, "    ", 4))
@@ -73,39 +62,37 @@ static int list_json(const struct osp_layer *l, int first)
 			snprintf(item, sizeof(item), "vfs ops");
 		else
 			snprintf(item, sizeof(item), "%.*s", (int)strcspn(t, " "), t);
-		printf("%s{\"item\":", n++ ? "," : "");
-		js(item);
-		printf(",\"mode\":");
-		js(mode_of(t));
-		printf(",\"text\":");
-		js(t);
-		printf("}");
+		osp_json_obj(j);
+		osp_json_kstr(j, "item", item);
+		osp_json_kstr(j, "mode", mode_of(t));
+		osp_json_kstr(j, "text", t);
+		osp_json_obj_end(j);
 	}
-	printf("]}");
+	osp_json_arr_end(j);
+	osp_json_obj_end(j);
 	free(text);
 	return rc;
 }
 
+static const struct osp_opts_spec spec = {.cmd = "list", .head = usage};
+
 int cmd_list(int argc, char **argv)
 {
-	int verbose = 0, json = 0;
-	const char *only = NULL;
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		} else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
-			verbose = 1;
-		} else if (!strcmp(argv[i], "--json")) {
-			json = 1;
-		} else if (argv[i][0] == '-') {
-			return osp_usage_err("list", "unknown option '%s'", argv[i]);
-		} else if (!only) {
-			only = argv[i];
-		} else {
-			return osp_usage_err("list", "unexpected argument '%s'", argv[i]);
-		}
-	}
+	int verbose = 0, json = 0, next;
+	struct osp_option opts[] = {
+	    OSP_OPT_FLAG('v', "verbose", &verbose, "list every operation of every layer"),
+	    OSP_OPT_FLAG(0, "json", &json,
+	                 "one JSON object: the kernel, and per layer each part with\n"
+	                 "the attach mode it gets here (or \"unavailable\") and the\n"
+	                 "text saying why (scripts/attach-table.sh tabulates it)"),
+	    OSP_OPT_END,
+	};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
+	if (rc)
+		return osp_opts_exit(rc);
+	if (argc - next > 1)
+		return osp_usage_err("list", "unexpected argument '%s'", argv[next + 1]);
+	const char *only = next < argc ? argv[next] : NULL;
 	if (only && !osp_layer_find(only)) {
 		char avail[256] = "";
 		for (int i = 0; osp_layers[i]; i++)
@@ -113,21 +100,22 @@ int cmd_list(int argc, char **argv)
 			         i ? ", " : "", osp_layers[i]->name);
 		return osp_usage_err("list", "unknown layer '%s' (available: %s)", only, avail);
 	}
-	int rc = OSP_EXIT_OK;
 	if (json) {
 		struct utsname u;
+		struct osp_json j;
 		uname(&u);
-		printf("{\"kernel\":");
-		js(u.release);
-		printf(",\"root\":%s,\"layers\":[", geteuid() == 0 ? "true" : "false");
-		for (int i = 0, first = 1; osp_layers[i]; i++) {
-			if (only && strcmp(only, osp_layers[i]->name))
-				continue;
-			if (list_json(osp_layers[i], first) < 0)
+		osp_json_init(&j, stdout);
+		osp_json_obj(&j);
+		osp_json_kstr(&j, "kernel", u.release);
+		osp_json_kbool(&j, "root", geteuid() == 0);
+		osp_json_karr(&j, "layers");
+		for (int i = 0; osp_layers[i]; i++)
+			if ((!only || !strcmp(only, osp_layers[i]->name)) &&
+			    list_json(&j, osp_layers[i]) < 0)
 				rc = OSP_EXIT_FAIL;
-			first = 0;
-		}
-		printf("]}\n");
+		osp_json_arr_end(&j);
+		osp_json_obj_end(&j);
+		osp_json_line(&j);
 		return rc;
 	}
 	for (int i = 0; osp_layers[i]; i++) {

@@ -1,11 +1,11 @@
 /* osprof merge: add profile sets, e.g. the same workload on many hosts. */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <uthash.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: osprof merge [--combine-hosts] [--drop-slices] -o OUT FILE...\n\n"
     "Adds the profile sets FILE... into OUT: histograms of the same (layer, op,\n"
     "dimensions) are summed, lost and unpaired event counts are added, other\n"
@@ -15,13 +15,10 @@ static const char usage[] =
     "already, from an earlier merge, keeps it), so one merged file holds a fleet\n"
     "and `osprof diff --by host OUT` compares its hosts. A file with no recorded\n"
     "host adds its profiles as they are. OUT's `hosts` metadata counts the hosts.\n\n"
-    "Options:\n"
-    "  -o, --output OUT   the merged profile set (required)\n"
-    "      --combine-hosts  sum over hosts instead: no host dimension (and any\n"
-    "                     host dimension of the inputs is removed)\n"
-    "      --drop-slices  keep the totals only, so sliced (-i) files can be\n"
-    "                     merged with unsliced ones or with other slice lengths\n"
-    "                     or start times\n\n"
+    "Options:\n";
+
+static const char usage_tail[] =
+    "\n"
     "Refused (status 2, no OUT), each with one line naming the file and why:\n"
     "different resolutions r; a sliced and an unsliced file, different slice\n"
     "lengths, or slices that start at different times (start_wall_ns more than\n"
@@ -77,40 +74,33 @@ static void stamp_hosts(struct osp_set *dst, struct host_seen **seen, int combin
 	}
 }
 
+static const struct osp_opts_spec spec = {.cmd = "merge", .head = usage_head, .tail = usage_tail};
+
 int cmd_merge(int argc, char **argv)
 {
-	enum { OPT_COMBINE = 256, OPT_DROP_SLICES };
-	static const struct option longopts[] = {{"output", required_argument, 0, 'o'},
-	                                         {"combine-hosts", no_argument, 0, OPT_COMBINE},
-	                                         {"drop-slices", no_argument, 0, OPT_DROP_SLICES},
-	                                         {"help", no_argument, 0, 'h'},
-	                                         {0, 0, 0, 0}};
 	const char *out = NULL;
-	int c, combine = 0, drop_slices = 0;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":o:h", longopts, NULL)) != -1) {
-		if (c == 'o') {
-			out = optarg;
-		} else if (c == OPT_COMBINE) {
-			combine = 1;
-		} else if (c == OPT_DROP_SLICES) {
-			drop_slices = 1;
-		} else if (c == 'h') {
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		} else {
-			return osp_usage_err("merge", "%s: %s", argv[optind - 1],
-			                     c == ':' ? "needs an argument" : "unknown option");
-		}
-	}
+	int combine = 0, drop_slices = 0, optind;
+	struct osp_option opts[] = {
+	    OSP_OPT_STRING('o', "output", &out, "OUT", "the merged profile set (required)"),
+	    OSP_OPT_FLAG(0, "combine-hosts", &combine,
+	                 "sum over hosts instead: no host dimension (and any\n"
+	                 "host dimension of the inputs is removed)"),
+	    OSP_OPT_FLAG(0, "drop-slices", &drop_slices,
+	                 "keep the totals only, so sliced (-i) files can be\n"
+	                 "merged with unsliced ones or with other slice lengths\n"
+	                 "or start times"),
+	    OSP_OPT_END,
+	};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
+	if (rc)
+		return osp_opts_exit(rc);
 	if (!out)
 		return osp_usage_err("merge", "-o OUT is required");
 	if (optind >= argc)
 		return osp_usage_err("merge", "no input FILE");
 	struct osp_set *first = NULL, *dst = NULL;
 	struct host_seen *seen = NULL;
-	int rc = OSP_EXIT_OK;
+	rc = OSP_EXIT_OK;
 	char err[512];
 	for (int i = optind; i < argc && rc == OSP_EXIT_OK; i++) {
 		struct osp_set *s = osp_cli_load(argv[i]);

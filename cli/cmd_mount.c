@@ -1,6 +1,5 @@
 /* osprof mount: the stackable profiling file system (layer `stack`). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -10,13 +9,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/collect_opts.h"
 #include "cli/losses.h"
 #include "collect/user_elf.h"
 #include "collect/stack_fs.h"
 #include "collect/stack_stats.h"
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: osprof mount [OPTIONS] LOWER MOUNTPOINT [-- CMD [ARGS...]]\n\n"
     "Mounts a pass-through FUSE file system on MOUNTPOINT that forwards every\n"
     "operation to the directory LOWER and times each one in layer 'stack',\n"
@@ -29,27 +29,10 @@ static const char usage[] =
     "system is unmounted (fusermount3 -u MOUNTPOINT) or osprof gets SIGINT or\n"
     "SIGTERM, then unmounts and writes. Read the result with 'osprof report'.\n"
     "Options come before LOWER.\n\n"
-    "Options:\n"
-    "  -o, --output FILE     profile set to write (default osprof.osp); checked\n"
-    "                        before anything is mounted\n"
-    "  -r, --resolution N    buckets per power of two: 1, 2, 4, 8 or 16 (default 1)\n"
-    "  -i, --interval DUR    keep per-slice histograms of this length (e.g. 100ms)\n"
-    "      --by pid|comm     split profiles by the calling process or its name\n"
-    "                        (from the FUSE request)\n"
-    "      --correlate LIST  split read, write and copy_file_range by size (the\n"
-    "                        request size's power of two: size=4096 holds\n"
-    "                        4096..8191 bytes) and/or offset (offset=seq when a\n"
-    "                        request starts where the last one of its open file\n"
-    "                        ended, or at 0 as its first, else rand), e.g.\n"
-    "                        --correlate size,offset\n"
-    "      --direct-io       open files with direct I/O: no page cache in the\n"
-    "                        mount, one read or write request per call\n"
-    "      --passthrough     let the kernel pass file data straight to LOWER\n"
-    "                        (FUSE passthrough: libfuse 3.16 and Linux 6.9)\n"
-    "      --allow-other     let other users in (the kernel checks permissions)\n"
-    "  -C, --cwd DIR         CMD's working directory (default MOUNTPOINT)\n"
-    "      --allow-loss      exit 0 even when samples were lost\n"
-    "  -h, --help            this text\n\n"
+    "Options:\n";
+
+static const char usage_tail[] =
+    "\n"
     "Exit status: with CMD, CMD's exit status (128+N if it was killed by signal N, 127 if it\n"
     "was not found); without: 0. 3 when that would be 0 but samples were lost\n"
     "(--allow-loss: 0). Before mounting: 2 for a bad option, directory or output\n"
@@ -64,102 +47,74 @@ struct mount_opts {
 	int corr_size, corr_offset, direct_io, passthrough, allow_other, allow_loss;
 };
 
-enum { OPT_BY = 256, OPT_CORRELATE, OPT_DIRECT_IO, OPT_PASSTHROUGH, OPT_ALLOW_OTHER, OPT_LOSS };
-
-static int parse_correlate(const char *arg, struct mount_opts *o)
+static int add_correlate(const char *tok, void *ctx)
 {
-	char *copy = strdup(arg), *save, *tok;
-	int rc = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "size"))
-			o->corr_size = 1;
-		else if (!strcmp(tok, "offset"))
-			o->corr_offset = 1;
-		else
-			rc = osp_usage_err("mount", "--correlate: '%s' is not size or offset", tok);
-	}
-	free(copy);
+	struct mount_opts *o = ctx;
+	if (!strcmp(tok, "size"))
+		o->corr_size = 1;
+	else if (!strcmp(tok, "offset"))
+		o->corr_offset = 1;
+	else
+		return osp_usage_err("mount", "--correlate: '%s' is not size or offset", tok);
+	return 0;
+}
+
+static int parse_correlate(const char *cmd, const char *flag, const char *arg, void *ctx)
+{
+	struct mount_opts *o = ctx;
+	int rc = osp_opt_each(arg, add_correlate, o);
 	if (!rc && !o->corr_size && !o->corr_offset)
-		rc = osp_usage_err("mount", "--correlate: expected size, offset or size,offset");
+		rc = osp_usage_err(cmd, "%s: expected size, offset or size,offset", flag);
 	return rc;
 }
 
-/* 0, 1 after --help, or 2 after an error naming the flag. */
+static const char *const by_choices[] = {"pid", "comm", NULL};
+
+static const struct osp_opts_spec spec = {
+    .cmd = "mount", .head = usage_head, .tail = usage_tail, .in_order = 1};
+
+/* 0, OSP_OPTS_HELP after --help, or 2 after an error naming the flag. */
 static int parse(int argc, char **argv, struct mount_opts *o, int *next)
 {
-	static const struct option longopts[] = {
-	    {"output", required_argument, 0, 'o'},
-	    {"resolution", required_argument, 0, 'r'},
-	    {"interval", required_argument, 0, 'i'},
-	    {"by", required_argument, 0, OPT_BY},
-	    {"correlate", required_argument, 0, OPT_CORRELATE},
-	    {"direct-io", no_argument, 0, OPT_DIRECT_IO},
-	    {"passthrough", no_argument, 0, OPT_PASSTHROUGH},
-	    {"allow-other", no_argument, 0, OPT_ALLOW_OTHER},
-	    {"cwd", required_argument, 0, 'C'},
-	    {"allow-loss", no_argument, 0, OPT_LOSS},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
-	};
+	const char *by = NULL;
 	memset(o, 0, sizeof(*o));
 	o->output = "osprof.osp";
 	o->r = 1;
-	optind = 1;
-	opterr = 0;
-	int c;
-	while ((c = getopt_long(argc, argv, "+:o:r:i:C:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'r':
-			if (osp_cli_resolution("mount", optarg, &o->r))
-				return OSP_EXIT_USAGE;
-			break;
-		case 'i':
-			if (osp_parse_duration(optarg, &o->slice_ns) || !o->slice_ns)
-				return osp_usage_err(
-				    "mount", "-i/--interval: '%s' is not a duration", optarg);
-			break;
-		case OPT_BY:
-			if (!strcmp(optarg, "pid"))
-				o->by = OSP_STACK_BY_PID;
-			else if (!strcmp(optarg, "comm"))
-				o->by = OSP_STACK_BY_COMM;
-			else
-				return osp_usage_err("mount", "--by: '%s' is not pid or comm",
-				                     optarg);
-			break;
-		case OPT_CORRELATE:
-			if (parse_correlate(optarg, o))
-				return OSP_EXIT_USAGE;
-			break;
-		case OPT_DIRECT_IO:
-			o->direct_io = 1;
-			break;
-		case OPT_PASSTHROUGH:
-			o->passthrough = 1;
-			break;
-		case OPT_ALLOW_OTHER:
-			o->allow_other = 1;
-			break;
-		case 'C':
-			o->cwd = optarg;
-			break;
-		case OPT_LOSS:
-			o->allow_loss = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 1;
-		case ':':
-			return osp_usage_err("mount", "%s needs an argument", argv[optind - 1]);
-		default:
-			return osp_usage_err("mount", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	*next = optind;
-	return 0;
+	struct osp_option opts[] = {
+	    OSP_OPT_STRING('o', "output", &o->output, "FILE",
+	                   "profile set to write (default osprof.osp); checked\n"
+	                   "before anything is mounted"),
+	    OSP_OPT_RESOLUTION(&o->r),
+	    OSP_OPT_DURATION('i', "interval", &o->slice_ns, "DUR",
+	                     "keep per-slice histograms of this length (e.g. 100ms)"),
+	    OSP_OPT_CHOICE(0, "by", &by, by_choices, "pid|comm",
+	                   "split profiles by the calling process or its name\n"
+	                   "(from the FUSE request)"),
+	    OSP_OPT_CALL(0, "correlate", o, parse_correlate, "LIST",
+	                 "split read, write and copy_file_range by size (the\n"
+	                 "request size's power of two: size=4096 holds\n"
+	                 "4096..8191 bytes) and/or offset (offset=seq when a\n"
+	                 "request starts where the last one of its open file\n"
+	                 "ended, or at 0 as its first, else rand), e.g.\n"
+	                 "--correlate size,offset"),
+	    OSP_OPT_FLAG(0, "direct-io", &o->direct_io,
+	                 "open files with direct I/O: no page cache in the\n"
+	                 "mount, one read or write request per call"),
+	    OSP_OPT_FLAG(0, "passthrough", &o->passthrough,
+	                 "let the kernel pass file data straight to LOWER\n"
+	                 "(FUSE passthrough: libfuse 3.16 and Linux 6.9)"),
+	    OSP_OPT_FLAG(0, "allow-other", &o->allow_other,
+	                 "let other users in (the kernel checks permissions)"),
+	    OSP_OPT_STRING('C', "cwd", &o->cwd, "DIR",
+	                   "CMD's working directory (default MOUNTPOINT)"),
+	    OSP_OPT_FLAG(0, "allow-loss", &o->allow_loss, "exit 0 even when samples were lost"),
+	    OSP_OPT_END,
+	};
+	/* in order: options come before LOWER, and CMD's own after -- */
+	int rc = osp_opts_parse(&spec, opts, argc, argv, next);
+	if (!rc && by)
+		o->by = !strcmp(by, "pid") ? OSP_STACK_BY_PID : OSP_STACK_BY_COMM;
+	return rc;
 }
 
 /* LOWER and MOUNTPOINT are directories, and the mount point is not inside
@@ -285,7 +240,7 @@ int cmd_mount(int argc, char **argv)
 	struct mount_opts o;
 	int next = 0, rc = parse(argc, argv, &o, &next);
 	if (rc)
-		return rc == 1 ? OSP_EXIT_OK : rc;
+		return osp_opts_exit(rc);
 	if (argc - next < 2)
 		return osp_usage_err("mount", "expected LOWER MOUNTPOINT");
 	const char *lower = argv[next], *mnt = argv[next + 1];

@@ -1,12 +1,12 @@
 /* osprof netfs: both ends of a network file system, client ops split into
  * the server's time and the network's (analysis/netfs.c). */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include <osprof/analysis.h>
 
-static const char usage[] =
+static const char usage_head[] =
     "usage: osprof netfs [OPTIONS] CLIENT.osp SERVER.osp\n"
     "       osprof netfs [OPTIONS] --client-host H --server-host H BOTH.osp\n\n"
     "Splits each client operation of a network file system into the server's\n"
@@ -32,62 +32,37 @@ static const char usage[] =
     "nfsd -l rpc'), matched by NFS procedure (READ, WRITE, GETATTR, ...). With\n"
     "the client's own RPCs, RPCS/OP counts them and the server's share is the\n"
     "server's mean once per such call (nfsd also serves other processes).\n\n"
-    "Options:\n"
-    "      --json              NDJSON: one object per class\n"
-    "      --server-layer L    take every class's server time from layer L (user\n"
-    "                          or syscall)\n"
-    "      --client-host H     with one file: the client's profiles have host=H\n"
-    "      --server-host H     with one file: the server's profiles have host=H\n"
-    "  -h, --help              this text\n\n"
+    "Options:\n";
+
+static const char usage_tail[] =
+    "\n"
     "Exit status: 0 on success; 2 for a bad option or an unreadable file, or\n"
     "when no client operation is found.\n";
 
 #define MAX_CLASSES 32
 
-enum { OPT_JSON = 256, OPT_LAYER, OPT_CHOST, OPT_SHOST };
+static const char *const server_layers[] = {"user", "syscall", NULL};
+
+static const struct osp_opts_spec spec = {.cmd = "netfs", .head = usage_head, .tail = usage_tail};
 
 int cmd_netfs(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    {"json", no_argument, 0, OPT_JSON},
-	    {"server-layer", required_argument, 0, OPT_LAYER},
-	    {"client-host", required_argument, 0, OPT_CHOST},
-	    {"server-host", required_argument, 0, OPT_SHOST},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
-	};
 	struct osp_netfs_opts o = {0};
-	int json = 0, c;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			json = 1;
-			break;
-		case OPT_LAYER:
-			if (strcmp(optarg, "user") && strcmp(optarg, "syscall"))
-				return osp_usage_err("netfs",
-				                     "--server-layer: '%s' is not user or "
-				                     "syscall",
-				                     optarg);
-			o.server_layer = optarg;
-			break;
-		case OPT_CHOST:
-			o.client_host = optarg;
-			break;
-		case OPT_SHOST:
-			o.server_host = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		case ':':
-			return osp_usage_err("netfs", "%s needs an argument", argv[optind - 1]);
-		default:
-			return osp_usage_err("netfs", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
+	int json = 0, optind;
+	struct osp_option opts[] = {
+	    OSP_OPT_FLAG(0, "json", &json, "NDJSON: one object per class"),
+	    OSP_OPT_CHOICE(0, "server-layer", &o.server_layer, server_layers, "L",
+	                   "take every class's server time from layer L (user\n"
+	                   "or syscall)"),
+	    OSP_OPT_STRING(0, "client-host", &o.client_host, "H",
+	                   "with one file: the client's profiles have host=H"),
+	    OSP_OPT_STRING(0, "server-host", &o.server_host, "H",
+	                   "with one file: the server's profiles have host=H"),
+	    OSP_OPT_END,
+	};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
+	if (rc)
+		return osp_opts_exit(rc);
 	int nfiles = argc - optind;
 	if (nfiles == 1 && (!o.client_host || !o.server_host))
 		return osp_usage_err("netfs", "one file needs --client-host and --server-host");
@@ -105,7 +80,7 @@ int cmd_netfs(int argc, char **argv)
 	struct osp_netfs_class cls[MAX_CLASSES];
 	char err[256];
 	int n = osp_netfs_split(cs, ss, &o, cls, MAX_CLASSES, err, sizeof(err));
-	int rc = OSP_EXIT_OK;
+	rc = OSP_EXIT_OK;
 	if (n < 0) {
 		fprintf(stderr, "osprof netfs: %s: %s\n", cpath, err);
 		rc = OSP_EXIT_USAGE;

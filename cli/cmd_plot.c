@@ -2,7 +2,6 @@
  * gnuplot) or a gnuplot script. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -11,9 +10,10 @@
 #include <osprof/analysis.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/view_sets.h"
 
-static const char plot_help[] =
+static const char usage_head[] =
     "usage: osprof plot [OPTIONS] FILE\n"
     "\n"
     "Draws the latency distribution of each profile of FILE (a .osp profile set):\n"
@@ -23,22 +23,9 @@ static const char plot_help[] =
     "recorded with time slices (-i) also get a heat map: time down, latency bucket\n"
     "across, colour = count (the 3-D view of the OSprof paper).\n"
     "\n"
-    "Options:\n"
-    "  -o, --output FILE   where to write (default osprof.svg). The extension picks\n"
-    "                      the format: .svg (native), .png (runs gnuplot),\n"
-    "                      .gp (a gnuplot script with the data inline); '-' writes\n"
-    "                      SVG to standard output\n"
-    "  -f, --format FMT    svg, png or gp, overriding the extension\n"
-    "      --op OP         only profiles of OP: an op name (read), layer:op\n"
-    "                      (syscall:read) or a full label ('syscall:read pid=42')\n"
-    "      --diff B        overlay the matching profiles of profile set B (outlined)\n"
-    "      --drop-dim LIST sum profiles over these dimensions first (e.g. pid:\n"
-    "                      pids differ between runs; time slices are left out)\n"
-    "  -n, --top N         at most N profiles (default 30, 0 = all)\n"
-    "      --total         add a right axis with the latency spent in each bucket\n"
-    "      --heatmap       require time slices (error if FILE has none)\n"
-    "      --no-heatmap    never draw heat maps\n"
-    "  -h, --help          this text\n"
+    "Options:\n";
+
+static const char usage_tail[] =
     "\n"
     "Examples:\n"
     "  osprof plot -o read.svg --op syscall:read run.osp\n"
@@ -137,142 +124,136 @@ static int plot_png(const struct osp_set *a, const struct osp_plot_opts *o, cons
 	return rc;
 }
 
-int cmd_plot(int argc, char **argv)
+/* The format: -f FMT, else the extension of -o (SVG for '-'). */
+static int pick_format(const char *fmt_arg, const char *out, enum fmt *fmt)
 {
-	static const struct option lo[] = {{"output", required_argument, NULL, 'o'},
-	                                   {"format", required_argument, NULL, 'f'},
-	                                   {"op", required_argument, NULL, 1},
-	                                   {"diff", required_argument, NULL, 2},
-	                                   {"top", required_argument, NULL, 'n'},
-	                                   {"total", no_argument, NULL, 3},
-	                                   {"heatmap", no_argument, NULL, 4},
-	                                   {"drop-dim", required_argument, NULL, 6},
-	                                   {"no-heatmap", no_argument, NULL, 5},
-	                                   {"help", no_argument, NULL, 'h'},
-	                                   {NULL, 0, NULL, 0}};
-	struct osp_plot_opts o = {.top = 30};
-	const char *out = "osprof.svg", *diff = NULL, *fmt_arg = NULL, *drop = NULL;
-	int c;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:f:n:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'f':
-			fmt_arg = optarg;
-			break;
-		case 1:
-			o.op = optarg;
-			break;
-		case 2:
-			diff = optarg;
-			break;
-		case 'n': {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-			if (!*optarg || *end || v > 1000000)
-				return osp_usage_err("plot", "-n/--top: '%s' is not a count",
-				                     optarg);
-			o.top = (unsigned)v;
-			break;
-		}
-		case 3:
-			o.total_axis = 1;
-			break;
-		case 4:
-			o.heatmap = 1;
-			break;
-		case 5:
-			o.heatmap = -1;
-			break;
-		case 6:
-			drop = optarg;
-			break;
-		case 'h':
-			fputs(plot_help, stdout);
-			return OSP_EXIT_OK;
-		default:
-			return osp_usage_err("plot", "unknown option");
-		}
-	}
-	if (optind != argc - 1)
-		return osp_usage_err("plot", "expects exactly one profile FILE");
-	enum fmt fmt = FMT_SVG;
-	if (fmt_arg) {
-		if (parse_fmt(fmt_arg, &fmt) < 0)
-			return osp_usage_err("plot", "-f/--format: '%s' is not svg, png or gp",
-			                     fmt_arg);
-	} else if (strcmp(out, "-")) {
+	*fmt = FMT_SVG;
+	if (fmt_arg)
+		parse_fmt(fmt_arg, fmt); /* a choice of the option table */
+	else if (strcmp(out, "-")) {
 		const char *dot = strrchr(out, '.');
-		if (!dot || parse_fmt(dot + 1, &fmt) < 0)
+		if (!dot || parse_fmt(dot + 1, fmt) < 0)
 			return osp_usage_err("plot",
 			                     "-o/--output: '%s' does not end in .svg, .png or .gp "
 			                     "(or give -f FMT)",
 			                     out);
 	}
-	if (fmt == FMT_PNG && !strcmp(out, "-"))
+	if (*fmt == FMT_PNG && !strcmp(out, "-"))
 		return osp_usage_err("plot", "-o -: PNG cannot go to standard output");
-	const char *file = argv[optind];
-	struct osp_set *a = osp_cli_load(file), *b = NULL;
-	if (!a)
-		return OSP_EXIT_USAGE;
-	if (diff && !(b = osp_cli_load(diff))) {
-		osp_set_free(a);
-		return OSP_EXIT_USAGE;
-	}
-	int drc = drop ? osp_cli_drop_dims("plot", drop, &a, &b) : 0;
-	if (drc) {
-		osp_set_free(a);
-		osp_set_free(b);
-		return drc;
-	}
-	if (osp_cli_common_resolution("plot", &a, file, &b, diff)) {
-		osp_set_free(a);
-		osp_set_free(b);
-		return OSP_EXIT_FAIL;
+	return 0;
+}
+
+/* FILE and --diff B, with --drop-dim applied and at a common resolution:
+ * 0, or the exit status with both freed. */
+static int load_sets(const char *file, const char *diff, const char *drop, int heatmap,
+                     struct osp_set **a, struct osp_set **b)
+{
+	int rc = OSP_EXIT_USAGE;
+	*b = NULL;
+	if (!(*a = osp_cli_load(file)) || (diff && !(*b = osp_cli_load(diff))))
+		goto fail;
+	if (drop && (rc = osp_cli_drop_dims("plot", drop, a, b)))
+		goto fail;
+	if (osp_cli_common_resolution("plot", a, file, b, diff)) {
+		rc = OSP_EXIT_FAIL;
+		goto fail;
 	}
 	/* Checked before any output file exists, so a refused plot leaves none
 	 * (the renderers check it too, but only once the file is open). */
-	if (o.heatmap > 0 && !a->slice_ns) {
-		osp_set_free(a);
-		osp_set_free(b);
-		return osp_usage_err(
+	if (heatmap > 0 && !(*a)->slice_ns) {
+		rc = osp_usage_err(
 		    "plot", "--heatmap: %s is not time-sliced (record it with -i DUR)", file);
+		goto fail;
 	}
+	return 0;
+fail:
+	osp_set_free(*a);
+	osp_set_free(*b);
+	*a = *b = NULL;
+	return rc;
+}
+
+/* SVG or a gnuplot script, written natively. */
+static int plot_native(const struct osp_set *a, const struct osp_plot_opts *o, enum fmt fmt,
+                       const char *out)
+{
+	struct osp_output w;
+	char err[512];
+	if (osp_output_open(&w, out, err, sizeof(err)) < 0) {
+		osp_err("plot: %s", err);
+		return OSP_EXIT_FAIL;
+	}
+	int r = fmt == FMT_SVG ? osp_render_svg(w.f, a, o, err, sizeof(err))
+	                       : osp_render_gnuplot(w.f, a, o, NULL, NULL, err, sizeof(err));
+	if (r < 0) {
+		osp_err("plot: %s", err);
+		osp_output_abort(&w);
+		return OSP_EXIT_USAGE;
+	}
+	if (osp_output_commit(&w, err, sizeof(err)) < 0) {
+		osp_err("plot: %s", err);
+		return OSP_EXIT_FAIL;
+	}
+	return OSP_EXIT_OK;
+}
+
+static const char *const formats[] = {"svg", "png", "gp", "gnuplot", NULL};
+
+static const struct osp_opts_spec spec = {.cmd = "plot",
+                                          .head = usage_head,
+                                          .tail = usage_tail,
+                                          OSP_ARGS(1, 1, "expects exactly one profile FILE")};
+
+int cmd_plot(int argc, char **argv)
+{
+	struct osp_plot_opts o = {.top = 30};
+	const char *out = "osprof.svg", *diff = NULL, *fmt_arg = NULL, *drop = NULL;
+	struct osp_option opts[] = {
+	    OSP_OPT_STRING('o', "output", &out, "FILE",
+	                   "where to write (default osprof.svg). The extension picks\n"
+	                   "the format: .svg (native), .png (runs gnuplot),\n"
+	                   ".gp (a gnuplot script with the data inline); '-' writes\n"
+	                   "SVG to standard output"),
+	    OSP_OPT_CHOICE('f', "format", &fmt_arg, formats, "FMT",
+	                   "svg, png or gp, overriding the extension"),
+	    OSP_OPT_STRING(0, "op", &o.op, "OP",
+	                   "only profiles of OP: an op name (read), layer:op\n"
+	                   "(syscall:read) or a full label ('syscall:read pid=42')"),
+	    OSP_OPT_STRING(0, "diff", &diff, "B",
+	                   "overlay the matching profiles of profile set B (outlined)"),
+	    OSP_OPT_STRING(0, "drop-dim", &drop, "LIST",
+	                   "sum profiles over these dimensions first (e.g. pid:\n"
+	                   "pids differ between runs; time slices are left out)"),
+	    OSP_OPT_UINT('n', "top", &o.top, 0, 1000000, "a count", "N",
+	                 "at most N profiles (default 30, 0 = all)"),
+	    OSP_OPT_FLAG(0, "total", &o.total_axis,
+	                 "add a right axis with the latency spent in each bucket"),
+	    OSP_OPT_SET(0, "heatmap", &o.heatmap, 1,
+	                "require time slices (error if FILE has none)"),
+	    OSP_OPT_SET(0, "no-heatmap", &o.heatmap, -1, "never draw heat maps"),
+	    OSP_OPT_END,
+	};
+	int next, rc = osp_opts_parse(&spec, opts, argc, argv, &next);
+	if (rc)
+		return osp_opts_exit(rc);
+	enum fmt fmt;
+	if ((rc = pick_format(fmt_arg, out, &fmt)))
+		return rc;
+	const char *file = argv[next];
+	struct osp_set *a, *b;
+	if ((rc = load_sets(file, diff, drop, o.heatmap, &a, &b)))
+		return rc;
 	o.b = b;
 	o.name_a = file;
 	o.name_b = diff;
 	struct osp_set *calib = osp_calib_load_default();
 	o.calib = calib;
-	int rc = OSP_EXIT_OK;
 	if (o.top && a->n > o.top && !o.op)
 		fprintf(stderr,
 		        "osprof plot: showing %u of %zu profiles, those with the most "
 		        "latency (--top 0 for all)\n",
 		        o.top, a->n);
-	if (fmt == FMT_PNG) {
-		rc = plot_png(a, &o, out);
-	} else {
-		struct osp_output w;
-		char err[512];
-		if (osp_output_open(&w, out, err, sizeof(err)) < 0) {
-			osp_err("plot: %s", err);
-			rc = OSP_EXIT_FAIL;
-		} else {
-			int r = fmt == FMT_SVG
-			            ? osp_render_svg(w.f, a, &o, err, sizeof(err))
-			            : osp_render_gnuplot(w.f, a, &o, NULL, NULL, err, sizeof(err));
-			if (r < 0) {
-				osp_err("plot: %s", err);
-				osp_output_abort(&w);
-				rc = OSP_EXIT_USAGE;
-			} else if (osp_output_commit(&w, err, sizeof(err)) < 0) {
-				osp_err("plot: %s", err);
-				rc = OSP_EXIT_FAIL;
-			}
-		}
-	}
+	rc = fmt == FMT_PNG ? plot_png(a, &o, out) : plot_native(a, &o, fmt, out);
 	osp_set_free(calib);
 	osp_set_free(a);
 	osp_set_free(b);

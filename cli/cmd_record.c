@@ -9,7 +9,6 @@
 #include <unistd.h>
 #include <osprof/render.h>
 #include "cli/cli.h"
-#include "cli/losses.h"
 #include "cli/collect_opts.h"
 #include "collect/session.h"
 
@@ -29,7 +28,8 @@ static const char usage_head[] =
     "was full), after one line naming each count (--allow-loss: 0); calls in\n"
     "flight when the probes attached end unpaired, are counted in the file and\n"
     "are not a loss; 2 bad option, value or output path (nothing attached); 1\n"
-    "profiling cannot start here or FILE cannot be written.\n";
+    "profiling cannot start here or FILE cannot be written.\n"
+    "\nOptions:\n";
 
 static int parse_positional(int argc, char **argv, int next, uint64_t *interval, long *count)
 {
@@ -70,21 +70,16 @@ static void print_interval(struct osp_set *iv, unsigned n)
 int cmd_record(int argc, char **argv)
 {
 	struct osp_collect_opts o;
-	int next, rc = osp_collect_parse("record", usage_head, 1, argc, argv, &o, &next);
+	const struct osp_collect_spec spec = {"record", usage_head, 1, NULL, 1};
+	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
-		return rc == 1 ? OSP_EXIT_OK : rc;
-	if ((rc = osp_collect_check_output("record", o.output)))
-		return rc;
+		return osp_opts_exit(rc);
 	uint64_t interval;
 	long count;
 	if ((rc = parse_positional(argc, argv, next, &interval, &count)))
 		goto out_opts;
-	if ((o.all != 0) + (o.npids != 0) + (o.cgroup != NULL) + (o.comm != NULL) > 1) {
-		rc = osp_usage_err("record", "-a, -p, -c and --comm exclude each other");
+	if ((rc = osp_collect_one_target("record", &o)))
 		goto out_opts;
-	}
-	if (!o.npids && !o.cgroup && !o.comm)
-		o.all = 1;
 	const struct osp_layer *layers[OSP_MAX_LAYERS];
 	int nlayers;
 	if ((rc = osp_collect_layers("record", &o, layers, &nlayers)))
@@ -138,20 +133,12 @@ int cmd_record(int argc, char **argv)
 	if (osp_signals_stop())
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
 	osp_set_metaf(s.set, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	char err[512];
-	if (osp_set_save(s.set, o.output, err, sizeof(err))) {
-		osp_err("record: %s", err);
-	} else {
-		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
-		struct osp_losses lost;
-		osp_losses_read(s.set, &lost);
-		rc = osp_losses_finish("record", &lost, o.allow_loss, OSP_EXIT_OK);
-	}
+	rc = osp_collect_finish("record", s.set, o.output, o.allow_loss, OSP_EXIT_OK);
 out:
 	if (s.bad_input)
 		rc = OSP_EXIT_USAGE;
 	osp_session_end(&s, layers, n);
 out_opts:
-	free(o.pids);
+	free(o.pids.v);
 	return rc;
 }

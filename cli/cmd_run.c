@@ -7,7 +7,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cli.h"
-#include "cli/losses.h"
 #include "cli/collect_opts.h"
 #include "cli/progress.h"
 #include "collect/session.h"
@@ -27,7 +26,8 @@ static const char usage_head[] =
     "or setuid programs the user layer could not enter), 3, after one line\n"
     "naming each count (--allow-loss: 0). Before CMD runs: 2 for a bad option,\n"
     "value or output path, 1 when profiling cannot start here (no root, no BTF,\n"
-    "no requested layer can attach). 1 also when FILE cannot be written.\n";
+    "no requested layer can attach). 1 also when FILE cannot be written.\n"
+    "\nOptions:\n";
 
 /* Waits for CMD while redrawing the progress line. The layers aggregate in
  * the kernel or in the child's own counter files, and reading them early
@@ -46,13 +46,12 @@ static int wait_child(struct osp_waiter *wt, struct osp_progress *pg, const char
 int cmd_run(int argc, char **argv)
 {
 	struct osp_collect_opts o;
-	int next, rc = osp_collect_parse("run", usage_head, 0, argc, argv, &o, &next);
+	const struct osp_collect_spec spec = {"run", usage_head, 0, NULL, 1};
+	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
-		return rc == 1 ? OSP_EXIT_OK : rc;
+		return osp_opts_exit(rc);
 	if (next >= argc)
 		return osp_usage_err("run", "no command given");
-	if ((rc = osp_collect_check_output("run", o.output)))
-		return rc;
 	char **cmdv = argv + next;
 	char found[4096];
 	if (osp_elf_resolve(cmdv[0], found, sizeof(found))) {
@@ -107,20 +106,11 @@ int cmd_run(int argc, char **argv)
 	osp_set_metaf(s.set, "duration_ns", "%llu",
 	              (unsigned long long)(osp_now_ns() - s.start_ns));
 	osp_session_collect("run", &s, layers, nlayers, 0);
-	char err[512];
-	if (osp_set_save(s.set, o.output, err, sizeof(err))) {
-		osp_err("run: %s", err);
-		status = OSP_EXIT_FAIL;
-	} else {
-		fprintf(stderr, "osprof: %zu profiles written to %s\n", s.set->n, o.output);
-	}
-	struct osp_losses lost;
-	osp_losses_read(s.set, &lost);
-	status = osp_losses_finish("run", &lost, o.allow_loss, status);
+	status = osp_collect_finish("run", s.set, o.output, o.allow_loss, status);
 out:
 	if (s.bad_input)
 		status = OSP_EXIT_USAGE;
 	osp_session_end(&s, layers, n);
-	free(o.pids);
+	free(o.pids.v);
 	return status;
 }

@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <osprof/losses.h>
 #include "cli/cli.h"
 #include "cli/collect_opts.h"
-#include "cli/losses.h"
 #include "cli/serve_http.h"
 #include "collect/session.h"
 #include "cli/top_source.h"
@@ -34,20 +32,12 @@ static const char usage_head[] =
     "are read (default 1s): a scrape sees the data of the last read. With -o\n"
     "FILE the cumulative profile set is also written to FILE when serve stops\n"
     "(what was served, for `osprof report`); without -o nothing is written.\n\n"
-    "Own options:\n"
-    "  --listen ADDR:PORT  where to listen (default 127.0.0.1:9477; [::1]:PORT for\n"
-    "                      IPv6; port 0 picks a free one). Prints\n"
-    "                      \"osprof: serving http://ADDR:PORT/metrics\" once ready.\n"
-    "  --max-series N      export the first N profiles (in order of appearance,\n"
-    "                      so series never flap); later ones are counted in\n"
-    "                      osprof_series_overflow_total (profiles) and\n"
-    "                      osprof_series_overflow_calls_total (their calls);\n"
-    "                      default 10000, 0 = no cap\n"
     "Bounds: 2 HTTP worker threads, at most 64 connections at once (more are\n"
     "closed at once), a client stalled for 10 s is dropped.\n\n"
     "Exit status: 0 stopped by a signal or -d; 3 the same, but events were lost\n"
     "(one line names each count; --allow-loss: 0); 2 bad option or address; 1\n"
-    "profiling or listening cannot start here.\n";
+    "profiling or listening cannot start here.\n"
+    "\nOptions:\n";
 
 #define DEFAULT_LISTEN     "127.0.0.1:9477"
 #define DEFAULT_MAX_SERIES 10000
@@ -83,39 +73,35 @@ static int add_interval(struct top_source *src)
 	return rc;
 }
 
-static int parse_count(const char *arg, size_t *out)
-{
-	char *end;
-	*out = strtoull(arg, &end, 10);
-	if (*end || !*arg || *arg == '-')
-		return osp_usage_err("serve", "--max-series: '%s' is not a count", arg);
-	return 0;
-}
-
 int cmd_serve(int argc, char **argv)
 {
-	const char *listen = osp_cli_take_opt(&argc, argv, "listen");
-	const char *max_arg = osp_cli_take_opt(&argc, argv, "max-series");
+	const char *listen = NULL;
 	size_t max_series = DEFAULT_MAX_SERIES;
+	const struct osp_option own[] = {
+	    OSP_OPT_STRING(0, "listen", &listen, "ADDR:PORT",
+	                   "where to listen (default 127.0.0.1:9477; [::1]:PORT for\n"
+	                   "IPv6; port 0 picks a free one). Prints\n"
+	                   "\"osprof: serving http://ADDR:PORT/metrics\" once ready."),
+	    OSP_OPT_UINT(0, "max-series", &max_series, 0, OSP_OPT_NOMAX, "a count", "N",
+	                 "export the first N profiles (in order of appearance,\n"
+	                 "so series never flap); later ones are counted in\n"
+	                 "osprof_series_overflow_total (profiles) and\n"
+	                 "osprof_series_overflow_calls_total (their calls);\n"
+	                 "default 10000, 0 = no cap"),
+	    OSP_OPT_END,
+	};
+	const struct osp_collect_spec spec = {"serve", usage_head, 1, own, 2};
 	struct osp_collect_opts o;
-	int save = osp_cli_explicit_output(argc, argv);
-	int next, rc = osp_collect_parse("serve", usage_head, 1, argc, argv, &o, &next);
+	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
-		return rc == 1 ? OSP_EXIT_OK : rc;
-	if (save && (rc = osp_collect_check_output("serve", o.output)))
-		goto out_opts;
+		return osp_opts_exit(rc);
+	int save = o.output_given;
 	if (next < argc) {
 		rc = osp_usage_err("serve", "unexpected argument '%s'", argv[next]);
 		goto out_opts;
 	}
-	if (max_arg && (rc = parse_count(max_arg, &max_series)))
+	if ((rc = osp_collect_one_target("serve", &o)))
 		goto out_opts;
-	if ((o.all != 0) + (o.npids != 0) + (o.cgroup != NULL) + (o.comm != NULL) > 1) {
-		rc = osp_usage_err("serve", "-a, -p, -c and --comm exclude each other");
-		goto out_opts;
-	}
-	if (!o.npids && !o.cgroup && !o.comm)
-		o.all = 1;
 	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
 	struct osp_waiter wt;
 	osp_signals_install();
@@ -157,19 +143,10 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
 	serve_http_stop(http);
 	osp_set_metaf(src.cum, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	char err[512];
-	rc = OSP_EXIT_OK;
-	if (save && osp_set_save(src.cum, o.output, err, sizeof(err))) {
-		osp_err("serve: %s", err);
-		rc = OSP_EXIT_FAIL;
-	} else if (save) {
-		fprintf(stderr, "osprof: %zu profiles written to %s\n", src.cum->n, o.output);
-	}
-	struct osp_losses lost;
-	osp_losses_read(src.cum, &lost);
-	rc = osp_losses_finish("serve", &lost, o.allow_loss, rc);
+	rc =
+	    osp_collect_finish("serve", src.cum, save ? o.output : NULL, o.allow_loss, OSP_EXIT_OK);
 	src.close(&src);
 out_opts:
-	free(o.pids);
+	free(o.pids.v);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/collect_opts.h"
 #include "cli/top_source.h"
 #include "cli/top_view.h"
 #include "collect/session.h"
@@ -26,7 +27,8 @@ static const char usage_head[] =
     "rates are per recorded slice, not per refresh.\n\n"
     "Keys: q quit, Up/Down (j/k) select, PgUp/PgDn/Home/End, l/L next/previous\n"
     "layer (filter), p or space pause, c cumulative or last-interval values,\n"
-    "w write the profile set to -o FILE, z zero the counters.\n";
+    "w write the profile set to -o FILE, z zero the counters.\n"
+    "\nOptions:\n";
 
 static void zero(struct osp_set *s)
 {
@@ -108,21 +110,22 @@ static int run(struct top_source *src, struct top_view *v, uint64_t duration_ns)
 
 int cmd_top(int argc, char **argv)
 {
-	/* --replay FILE is top's own option: taken out before the shared parser */
-	const char *replay = osp_cli_take_opt(&argc, argv, "replay");
+	const char *replay = NULL;
+	const struct osp_option own[] = {
+	    OSP_OPT_STRING(0, "replay", &replay, "FILE",
+	                   "play the time slices of FILE back instead of collecting"),
+	    OSP_OPT_END,
+	};
+	const struct osp_collect_spec spec = {"top", usage_head, 1, own, 0};
 	struct osp_collect_opts o;
-	int next, rc = osp_collect_parse("top", usage_head, 1, argc, argv, &o, &next);
+	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
 	if (rc)
-		return rc == 1 ? OSP_EXIT_OK : rc;
+		return osp_opts_exit(rc);
 	if (next < argc) {
 		rc = osp_usage_err("top", "unexpected argument '%s'", argv[next]);
 		goto out_opts;
 	}
-	if ((o.all != 0) + (o.npids != 0) + (o.cgroup != NULL) + (o.comm != NULL) > 1) {
-		rc = osp_usage_err("top", "-a, -p, -c and --comm exclude each other");
-		goto out_opts;
-	}
-	if (replay && (o.all || o.npids || o.cgroup || o.comm || o.layers)) {
+	if (replay && (o.all || o.pids.n || o.cgroup || o.comm || o.layers)) {
 		rc = osp_usage_err("top",
 		                   "--replay takes its profiles from FILE: no -l/-a/-p/-c/--comm");
 		goto out_opts;
@@ -132,8 +135,8 @@ int cmd_top(int argc, char **argv)
 		rc = OSP_EXIT_USAGE;
 		goto out_opts;
 	}
-	if (!o.npids && !o.cgroup && !o.comm)
-		o.all = 1;
+	if ((rc = osp_collect_one_target("top", &o)))
+		goto out_opts;
 	uint64_t interval = o.interval_ns ? o.interval_ns : 1000000000ull;
 	struct top_source src;
 	memset(&src, 0, sizeof(src));
@@ -155,7 +158,7 @@ int cmd_top(int argc, char **argv)
 	v.interval_ns = interval;
 	rc = run(&src, &v, o.duration_ns);
 	endwin();
-	if (osp_signals_stop() && osp_cli_explicit_output(argc, argv)) {
+	if (osp_signals_stop() && o.output_given) {
 		/* Ctrl-C/SIGTERM with -o: keep what was collected. */
 		char err[256];
 		if (osp_set_save(v.cum, o.output, err, sizeof(err)) < 0) {
@@ -168,6 +171,6 @@ int cmd_top(int argc, char **argv)
 	osp_set_free(v.last);
 	src.close(&src);
 out_opts:
-	free(o.pids);
+	free(o.pids.v);
 	return rc;
 }

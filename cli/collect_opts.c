@@ -1,209 +1,96 @@
 /* Shared option parsing and session set-up of run, record and top. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/collect_opts.h"
 #include <osprof/output.h>
+#include "cli/losses.h"
 
-const char osp_collect_opts_help[] =
-    "  -l, --layers LIST     layers to profile, comma-separated: user, syscall, fs,\n"
-    "                        block, lock, sched, irq, uprobe, rpc (see 'osprof\n"
-    "                        list'). Default as root: syscall,fs,block,lock;\n"
-    "                        otherwise: user.\n"
-    "  -r, --resolution N    buckets per power of two: 1, 2, 4, 8 or 16 (default 1)\n"
-    "  -i, --interval DUR    keep per-slice histograms of this length (e.g. 100ms)\n"
-    "  -d, --duration DUR    stop after DUR (e.g. 10s, 500ms)\n"
-    "  -o, --output FILE     profile set to write (default osprof.osp)\n"
-    "      --by DIM          split profiles by pid, tid, comm, fs, dev or caller\n"
-    "      --split preempt   put operations preempted while in flight apart\n"
-    "      --func SYM[,SYM]  kernel functions to time (fentry, else kprobe)\n"
-    "      --fs TYPE[,TYPE]  fs layer: time the VFS ops of these file systems only\n"
-    "                        (default: every one mounted; fentry, else kprobe)\n"
-    "      --fs-ops all|OP[,OP]  fs layer: also time these tracepoint pairs that are\n"
-    "                        internal helpers, not VFS operations (extent-cache\n"
-    "                        lookups, block mapping, journal commits; 'osprof list\n"
-    "                        -v fs' marks them), or all of them\n"
-    "      --uprobe BIN:SYM[,BIN:SYM]  user functions to time (uprobes)\n"
-    "      --correlate OP:VALUE  value histograms per latency peak (with --peaks)\n"
-    "      --peaks RANGES    bucket ranges as 'osprof peaks' numbers them, e.g.\n"
-    "                        8-10,14-18 (or zero, ovf, latencies: 10us-1ms)\n"
-    "  -v, --verbose         print the attach mode chosen for each probe\n"
-    "  -q, --quiet           no progress line (shown only when stderr is a terminal)\n"
-    "      --allow-loss      exit 0 even when events were lost (the loss line is\n"
-    "                        still printed and the counts kept in the file)\n";
+static const char *const by_dims[] = {"pid", "tid", "comm", "fs", "dev", "caller", NULL};
+static const char *const split_choices[] = {"preempt", NULL};
+static const struct osp_option none[] = {OSP_OPT_END};
 
-static const char targets_help[] =
-    "  -a, --all             the whole system\n"
-    "  -p, --pid PID[,PID]   these processes (and their future children)\n"
-    "  -c, --cgroup PATH     processes of this cgroup (v2 path)\n"
-    "      --comm NAME       processes with this command name\n";
-
-enum {
-	OPT_BY = 256,
-	OPT_SPLIT,
-	OPT_FUNC,
-	OPT_FS,
-	OPT_UPROBE,
-	OPT_CORRELATE,
-	OPT_PEAKS,
-	OPT_COMM,
-	OPT_ALLOW_LOSS,
-	OPT_FS_OPS
-};
-
-static int parse_pids(const char *cmd, const char *arg, struct osp_collect_opts *o)
+int osp_collect_parse(const struct osp_collect_spec *c, int argc, char **argv,
+                      struct osp_collect_opts *o, int *next)
 {
-	char *copy = strdup(arg), *save, *tok;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(tok, &end, 10);
-		if (*end || v <= 0) {
-			free(copy);
-			return osp_usage_err(cmd, "-p/--pid: '%s' is not a process id", tok);
-		}
-		pid_t *grown = realloc(o->pids, (o->npids + 1) * sizeof(*grown));
-		if (!grown)
-			abort();
-		o->pids = grown;
-		o->pids[o->npids++] = (pid_t)v;
-	}
-	free(copy);
+	memset(o, 0, sizeof(*o));
+	o->r = 1;
+	struct osp_option targets[] = {
+	    OSP_OPT_FLAG('a', "all", &o->all, "the whole system"),
+	    OSP_OPT_PIDS('p', "pid", &o->pids, "PID[,PID]",
+	                 "these processes (and their future children)"),
+	    OSP_OPT_STRING('c', "cgroup", &o->cgroup, "PATH", "processes of this cgroup (v2 path)"),
+	    OSP_OPT_STRING(0, "comm", &o->comm, "NAME", "processes with this command name"),
+	    OSP_OPT_END,
+	};
+	struct osp_option opts[] = {
+	    OSP_OPT_INCLUDE(c->own ? c->own : none),
+	    OSP_OPT_STRING('l', "layers", &o->layers, "LIST",
+	                   "layers to profile, comma-separated: user, syscall, fs,\n"
+	                   "block, lock, sched, irq, uprobe, rpc (see 'osprof\n"
+	                   "list'). Default as root: syscall,fs,block,lock;\n"
+	                   "otherwise: user."),
+	    OSP_OPT_RESOLUTION(&o->r),
+	    OSP_OPT_DURATION('i', "interval", &o->interval_ns, "DUR",
+	                     "keep per-slice histograms of this length (e.g. 100ms)"),
+	    OSP_OPT_DURATION('d', "duration", &o->duration_ns, "DUR",
+	                     "stop after DUR (e.g. 10s, 500ms)"),
+	    OSP_OPT_STRING('o', "output", &o->output, "FILE",
+	                   "profile set to write (default osprof.osp)"),
+	    OSP_OPT_CHOICE(0, "by", &o->by, by_dims, "DIM",
+	                   "split profiles by pid, tid, comm, fs, dev or caller"),
+	    OSP_OPT_CHOICE(0, "split", &o->split, split_choices, "preempt",
+	                   "put operations preempted while in flight apart"),
+	    OSP_OPT_STRING(0, "func", &o->funcs, "SYM[,SYM]",
+	                   "kernel functions to time (fentry, else kprobe)"),
+	    OSP_OPT_STRING(0, "fs", &o->fs_types, "TYPE[,TYPE]",
+	                   "fs layer: time the VFS ops of these file systems only\n"
+	                   "(default: every one mounted; fentry, else kprobe)"),
+	    OSP_OPT_STRING(0, "fs-ops", &o->fs_ops, "all|OP[,OP]",
+	                   "fs layer: also time these tracepoint pairs that are\n"
+	                   "internal helpers, not VFS operations (extent-cache\n"
+	                   "lookups, block mapping, journal commits; 'osprof list\n"
+	                   "-v fs' marks them), or all of them"),
+	    OSP_OPT_STRING(0, "uprobe", &o->uprobes, "BIN:SYM[,BIN:SYM]",
+	                   "user functions to time (uprobes)"),
+	    OSP_OPT_STRING(0, "correlate", &o->correlate, "OP:VALUE",
+	                   "value histograms per latency peak (with --peaks)"),
+	    OSP_OPT_STRING(0, "peaks", &o->peaks, "RANGES",
+	                   "bucket ranges as 'osprof peaks' numbers them, e.g.\n"
+	                   "8-10,14-18 (or zero, ovf, latencies: 10us-1ms)"),
+	    OSP_OPT_COUNT('v', "verbose", &o->verbose,
+	                  "print the attach mode chosen for each probe"),
+	    OSP_OPT_FLAG('q', "quiet", &o->quiet,
+	                 "no progress line (shown only when stderr is a terminal)"),
+	    OSP_OPT_FLAG(0, "allow-loss", &o->allow_loss,
+	                 "exit 0 even when events were lost (the loss line is\n"
+	                 "still printed and the counts kept in the file)"),
+	    OSP_OPT_INCLUDE(c->targets ? targets : none),
+	    OSP_OPT_END,
+	};
+	/* in order: the first non-option starts the command to run */
+	const struct osp_opts_spec spec = {.cmd = c->cmd, .head = c->head, .in_order = 1};
+	int rc = osp_opts_parse(&spec, opts, argc, argv, next);
+	if (rc)
+		return rc;
+	o->output_given = o->output != NULL;
+	if (!o->output)
+		o->output = "osprof.osp";
+	if (o->correlate && !o->peaks)
+		return osp_usage_err(c->cmd, "--correlate needs --peaks RANGES");
+	if (c->check_output == 1 || (c->check_output == 2 && o->output_given))
+		return osp_collect_check_output(c->cmd, o->output);
 	return 0;
 }
 
-int osp_collect_parse(const char *cmd, const char *usage_head, int targets, int argc, char **argv,
-                      struct osp_collect_opts *o, int *next)
+int osp_collect_one_target(const char *cmd, struct osp_collect_opts *o)
 {
-	static const struct option longopts[] = {
-	    {"layers", required_argument, 0, 'l'},
-	    {"resolution", required_argument, 0, 'r'},
-	    {"interval", required_argument, 0, 'i'},
-	    {"duration", required_argument, 0, 'd'},
-	    {"output", required_argument, 0, 'o'},
-	    {"by", required_argument, 0, OPT_BY},
-	    {"split", required_argument, 0, OPT_SPLIT},
-	    {"func", required_argument, 0, OPT_FUNC},
-	    {"fs", required_argument, 0, OPT_FS},
-	    {"uprobe", required_argument, 0, OPT_UPROBE},
-	    {"correlate", required_argument, 0, OPT_CORRELATE},
-	    {"peaks", required_argument, 0, OPT_PEAKS},
-	    {"verbose", no_argument, 0, 'v'},
-	    {"quiet", no_argument, 0, 'q'},
-	    {"all", no_argument, 0, 'a'},
-	    {"pid", required_argument, 0, 'p'},
-	    {"cgroup", required_argument, 0, 'c'},
-	    {"comm", required_argument, 0, OPT_COMM},
-	    {"allow-loss", no_argument, 0, OPT_ALLOW_LOSS},
-	    {"fs-ops", required_argument, 0, OPT_FS_OPS},
-	    {"help", no_argument, 0, 'h'},
-	    {0, 0, 0, 0},
-	};
-	static const char *const dims[] = {"pid", "tid", "comm", "fs", "dev", "caller"};
-	memset(o, 0, sizeof(*o));
-	o->r = 1;
-	o->output = "osprof.osp";
-	optind = 1;
-	opterr = 0;
-	int c;
-	/* '+': stop at the first non-option, which starts the command to run. */
-	while ((c = getopt_long(argc, argv, "+:l:r:i:d:o:vqap:c:h", longopts, NULL)) != -1) {
-		int bad_target = !targets && (c == 'a' || c == 'p' || c == 'c' || c == OPT_COMM);
-		if (bad_target)
-			return osp_usage_err(cmd, "%s is not an option of this command",
-			                     argv[optind - 1]);
-		switch (c) {
-		case 'l':
-			o->layers = optarg;
-			break;
-		case 'r':
-			if (osp_cli_resolution(cmd, optarg, &o->r))
-				return OSP_EXIT_USAGE;
-			break;
-		case 'i':
-			if (osp_parse_duration(optarg, &o->interval_ns) || !o->interval_ns)
-				return osp_usage_err(cmd, "-i/--interval: '%s' is not a duration",
-				                     optarg);
-			break;
-		case 'd':
-			if (osp_parse_duration(optarg, &o->duration_ns) || !o->duration_ns)
-				return osp_usage_err(cmd, "-d/--duration: '%s' is not a duration",
-				                     optarg);
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_BY: {
-			int ok = 0;
-			for (unsigned i = 0; i < sizeof(dims) / sizeof(dims[0]); i++)
-				ok |= !strcmp(optarg, dims[i]);
-			if (!ok)
-				return osp_usage_err(
-				    cmd, "--by: '%s' is not one of pid, tid, comm, fs, dev, caller",
-				    optarg);
-			o->by = optarg;
-			break;
-		}
-		case OPT_SPLIT:
-			if (strcmp(optarg, "preempt"))
-				return osp_usage_err(cmd, "--split: '%s' is not 'preempt'", optarg);
-			o->split = optarg;
-			break;
-		case OPT_FUNC:
-			o->funcs = optarg;
-			break;
-		case OPT_FS:
-			o->fs_types = optarg;
-			break;
-		case OPT_UPROBE:
-			o->uprobes = optarg;
-			break;
-		case OPT_CORRELATE:
-			o->correlate = optarg;
-			break;
-		case OPT_PEAKS:
-			o->peaks = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case 'v':
-			o->verbose++;
-			break;
-		case 'a':
-			o->all = 1;
-			break;
-		case 'p':
-			if (parse_pids(cmd, optarg, o))
-				return OSP_EXIT_USAGE;
-			break;
-		case 'c':
-			o->cgroup = optarg;
-			break;
-		case OPT_COMM:
-			o->comm = optarg;
-			break;
-		case OPT_ALLOW_LOSS:
-			o->allow_loss = 1;
-			break;
-		case OPT_FS_OPS:
-			o->fs_ops = optarg;
-			break;
-		case 'h':
-			printf("%s\nOptions:\n%s%s", usage_head, osp_collect_opts_help,
-			       targets ? targets_help : "");
-			return 1;
-		case ':':
-			return osp_usage_err(cmd, "%s needs an argument", argv[optind - 1]);
-		default:
-			return osp_usage_err(cmd, "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (o->correlate && !o->peaks)
-		return osp_usage_err(cmd, "--correlate needs --peaks RANGES");
-	*next = optind;
+	if ((o->all != 0) + (o->pids.n != 0) + (o->cgroup != NULL) + (o->comm != NULL) > 1)
+		return osp_usage_err(cmd, "-a, -p, -c and --comm exclude each other");
+	if (!o->pids.n && !o->cgroup && !o->comm)
+		o->all = 1;
 	return 0;
 }
 
@@ -317,8 +204,8 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	s->by = o->by;
 	s->split = o->split;
 	s->verbose = o->verbose;
-	s->pids = o->pids;
-	s->npids = o->npids;
+	s->pids = o->pids.v;
+	s->npids = o->pids.n;
 	s->cgroup = o->cgroup;
 	s->comm = o->comm;
 	s->all = o->all;
@@ -338,7 +225,7 @@ int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
 	 * was preempted (osp_preempt_evidence), not "not measured". */
 	if (o->split)
 		osp_set_meta(s->set, "split", o->split);
-	if (o->all || o->npids || o->cgroup || o->comm)
+	if (o->all || o->pids.n || o->cgroup || o->comm)
 		osp_set_meta(s->set, "live_attach", "1");
 	return 0;
 }
@@ -351,39 +238,17 @@ int osp_collect_check_output(const char *cmd, const char *output)
 	return 0;
 }
 
-const char *osp_cli_take_opt(int *argc, char **argv, const char *name)
+int osp_collect_finish(const char *cmd, const struct osp_set *set, const char *output,
+                       int allow_loss, int status)
 {
-	const char *val = NULL;
-	size_t len = strlen(name);
-	for (int i = 1; i < *argc; i++) {
-		const char *a = argv[i];
-		int shift = 0;
-		if (!strcmp(a, "--"))
-			break;
-		if (strncmp(a, "--", 2) || strncmp(a + 2, name, len))
-			continue;
-		if (!a[2 + len] && i + 1 < *argc) {
-			val = argv[i + 1];
-			shift = 2;
-		} else if (a[2 + len] == '=') {
-			val = a + 3 + len;
-			shift = 1;
-		}
-		if (shift) {
-			memmove(argv + i, argv + i + shift,
-			        (size_t)(*argc - i - shift) * sizeof(*argv));
-			*argc -= shift;
-			i--;
-		}
+	char err[512];
+	if (output && osp_set_save(set, output, err, sizeof(err))) {
+		osp_err("%s: %s", cmd, err);
+		status = OSP_EXIT_FAIL;
+	} else if (output) {
+		fprintf(stderr, "osprof: %zu profiles written to %s\n", set->n, output);
 	}
-	return val;
-}
-
-int osp_cli_explicit_output(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-o") || !strncmp(argv[i], "--output", 8) ||
-		    (!strncmp(argv[i], "-o", 2) && argv[i][2]))
-			return 1;
-	return 0;
+	struct osp_losses lost;
+	osp_losses_read(set, &lost);
+	return osp_losses_finish(cmd, &lost, allow_loss, status);
 }

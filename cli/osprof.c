@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/term_safe.h"
 
 struct osp_command {
@@ -92,13 +93,11 @@ struct osp_set *osp_cli_load(const char *path)
 	return s;
 }
 
-int osp_cli_resolution(const char *cmd, const char *arg, unsigned *r)
+int osp_cli_resolution(const char *cmd, const char *flag, const char *arg, void *r)
 {
-	char *end;
-	unsigned long v = strtoul(arg, &end, 10);
-	if (*arg == '\0' || *end != '\0' || !osp_resolution_valid((unsigned)v))
-		return osp_usage_err(cmd, "-r/--resolution: '%s' is not one of 1, 2, 4, 8, 16",
-		                     arg);
-	*r = (unsigned)v;
+	unsigned long long v;
+	if (osp_opt_parse_uint(arg, 1, 16, &v) || !osp_resolution_valid((unsigned)v))
+		return osp_usage_err(cmd, "%s: '%s' is not one of 1, 2, 4, 8, 16", flag, arg);
+	*(unsigned *)r = (unsigned)v;
 	return 0;
 }

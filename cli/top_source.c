@@ -85,8 +85,9 @@ int top_source_live(struct top_source *src, struct osp_collect_opts *o, const ch
 	}
 	const char *names = osp_get_meta(l->s.set, "layers");
 	char who[64];
-	if (o->npids)
-		snprintf(who, sizeof(who), "pid %d%s", (int)o->pids[0], o->npids > 1 ? ",..." : "");
+	if (o->pids.n)
+		snprintf(who, sizeof(who), "pid %d%s", (int)o->pids.v[0],
+		         o->pids.n > 1 ? ",..." : "");
 	else if (o->cgroup)
 		snprintf(who, sizeof(who), "cgroup %s", o->cgroup);
 	else if (o->comm)

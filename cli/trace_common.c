@@ -29,53 +29,91 @@ static int by_path(const char *cmd, struct osp_trace_filter *f, const char *flag
 	return 0;
 }
 
-int trace_filter_opt(const char *cmd, struct osp_trace_filter *f, int c, const char *arg)
+static int opt_pid(const char *cmd, const char *flag, const char *arg, void *vf)
+{
+	struct osp_trace_filter *f = vf;
+	uint64_t v;
+	if (parse_u64(arg, &v) || v > UINT32_MAX)
+		return osp_usage_err(cmd, "%s: '%s' is not a process id", flag, arg);
+	f->has_pid = 1;
+	f->pid = (uint32_t)v;
+	return 0;
+}
+
+struct op_ctx {
+	const char *cmd;
+	struct osp_trace_filter *f;
+};
+
+static int add_op(const char *tok, void *vctx)
+{
+	struct op_ctx *c = vctx;
+	int op = osp_trace_op_parse(tok);
+	if (op < 0)
+		return osp_usage_err(c->cmd, "--op: unknown operation '%s'", tok);
+	c->f->ops[op] = 1;
+	return 0;
+}
+
+static int opt_op(const char *cmd, const char *flag, const char *arg, void *vf)
+{
+	struct op_ctx c = {cmd, vf};
+	(void)flag;
+	c.f->has_ops = 1;
+	return osp_opt_each(arg, add_op, &c);
+}
+
+static int opt_inode(const char *cmd, const char *flag, const char *arg, void *vf)
+{
+	struct osp_trace_filter *f = vf;
+	uint64_t v;
+	if (parse_u64(arg, &v))
+		return osp_usage_err(cmd, "%s: '%s' is not an inode number", flag, arg);
+	f->has_ino = 1;
+	f->ino = v;
+	return 0;
+}
+
+static int opt_path(const char *cmd, const char *flag, const char *arg, void *vf)
+{
+	return by_path(cmd, vf, flag, arg);
+}
+
+static int opt_path_inode(const char *cmd, const char *flag, const char *arg, void *vf)
 {
 	uint64_t v;
-	switch (c) {
-	case 1000:
-		if (parse_u64(arg, &v) || v > UINT32_MAX)
-			return osp_usage_err(cmd, "--pid: '%s' is not a process id", arg);
-		f->has_pid = 1;
-		f->pid = (uint32_t)v;
-		return 0;
-	case 1001: {
-		char *copy = strdup(arg), *save, *tok;
-		int rc = 0;
-		f->has_ops = 1;
-		for (tok = strtok_r(copy, ",", &save); tok && !rc;
-		     tok = strtok_r(NULL, ",", &save)) {
-			int op = osp_trace_op_parse(tok);
-			if (op < 0)
-				rc = osp_usage_err(cmd, "--op: unknown operation '%s'", tok);
-			else
-				f->ops[op] = 1;
-		}
-		free(copy);
-		return rc;
-	}
-	case 1002:
-		if (parse_u64(arg, &v))
-			return osp_usage_err(cmd, "--inode: '%s' is not an inode number", arg);
-		f->has_ino = 1;
-		f->ino = v;
-		return 0;
-	case 1003:
-		return by_path(cmd, f, "--path", arg);
-	case 1004:
-		if (!parse_u64(arg, &v)) {
-			f->has_ino = 1;
-			f->ino = v;
-			return 0;
-		}
-		return by_path(cmd, f, "--path-inode", arg);
-	case 1005:
-		if (osp_parse_duration(arg, &v))
-			return osp_usage_err(cmd, "--min-lat: '%s' is not a duration", arg);
-		f->min_lat = v;
-		return 0;
-	}
-	return OSP_EXIT_USAGE;
+	return parse_u64(arg, &v) ? by_path(cmd, vf, flag, arg) : opt_inode(cmd, flag, arg, vf);
+}
+
+/* 0 is a valid minimum (every event), unlike a duration option's */
+static int opt_min_lat(const char *cmd, const char *flag, const char *arg, void *vf)
+{
+	struct osp_trace_filter *f = vf;
+	if (osp_parse_duration(arg, &f->min_lat))
+		return osp_usage_err(cmd, "%s: '%s' is not a duration", flag, arg);
+	return 0;
+}
+
+void trace_filter_options(struct osp_option t[TRACE_FILTER_NOPTS], struct osp_trace_filter *f)
+{
+	const struct osp_option filters[TRACE_FILTER_NOPTS] = {
+	    OSP_OPT_GROUP("Filters:"),
+	    OSP_OPT_CALL(0, "pid", f, opt_pid, "PID", "events of process or thread PID"),
+	    OSP_OPT_CALL(0, "op", f, opt_op, "OP[,OP...]",
+	                 "these operations only (names as 'osprof trace dump'\n"
+	                 "prints)"),
+	    OSP_OPT_CALL(0, "path", f, opt_path, "PATH",
+	                 "events on the file PATH (its device and inode, now)"),
+	    OSP_OPT_CALL(0, "inode", f, opt_inode, "INO", "events on inode INO (any device)"),
+	    OSP_OPT_CALL(0, "path-inode", f, opt_path_inode, "P|N",
+	                 "--path P, or --inode N when numeric"),
+	    OSP_OPT_CALL(0, "min-lat", f, opt_min_lat, "DUR",
+	                 "events that took at least DUR (e.g. 1ms, 250us;\n"
+	                 "default unit s)"),
+	    OSP_OPT_END,
+	};
+	memset(f, 0, sizeof(*f));
+	memcpy(t, filters, sizeof(filters));
 }
 
 static const char *warn_cmd = "";

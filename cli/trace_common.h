@@ -4,26 +4,15 @@
 #define OSPROF_CLI_TRACE_COMMON_H
 
 #include <osprof/trace.h>
+#include "cli/options.h"
 
-/* Long options of the filter, for getopt_long tables (values 1000..1009). */
-#define TRACE_FILTER_LONGOPTS                                                                      \
-	{"pid", required_argument, NULL, 1000}, {"op", required_argument, NULL, 1001},             \
-	    {"inode", required_argument, NULL, 1002}, {"path", required_argument, NULL, 1003},     \
-	    {"path-inode", required_argument, NULL, 1004},                                         \
-	{                                                                                          \
-		"min-lat", required_argument, NULL, 1005                                           \
-	}
-#define TRACE_FILTER_HELP                                                                          \
-	"Filters:\n"                                                                               \
-	"  --pid PID          events of process or thread PID\n"                                   \
-	"  --op OP[,OP...]    these operations only (names as 'osprof trace dump' prints)\n"       \
-	"  --path PATH        events on the file PATH (its device and inode, now)\n"               \
-	"  --inode INO        events on inode INO (any device)\n"                                  \
-	"  --path-inode P|N   --path P, or --inode N when numeric\n"                               \
-	"  --min-lat DUR      events that took at least DUR (e.g. 1ms, 250us; default unit s)\n"
-
-/* Handles option c (from the table above); 0, or 2 after a one-line error. */
-int trace_filter_opt(const char *cmd, struct osp_trace_filter *f, int c, const char *arg);
+/* Fills t with the filter options (--pid, --op, --path, --inode,
+ * --path-inode, --min-lat, under a heading) writing into f, which is
+ * cleared: a table to OSP_OPT_INCLUDE in a subcommand's options. */
+#define TRACE_FILTER_NOPTS 8
+/* osp_opts_spec: a subcommand that reads one trace */
+#define TRACE_ONE_PATH OSP_ARGS(1, 1, "give one trace directory or segment file")
+void trace_filter_options(struct osp_option t[TRACE_FILTER_NOPTS], struct osp_trace_filter *f);
 
 /* osp_trace_walk with the command's messages: a bad path or trace is one
  * line naming `osprof trace CMD` and OSP_EXIT_USAGE; a cut segment is a

@@ -1,5 +1,4 @@
 /* osprof trace dump (one event per line) and osprof trace stats. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +19,7 @@ static const char dump_usage[] =
     "  none); OFFSET SIZE  position and bytes asked; RET  the return value;\n"
     "  LAT(us)  latency; ARG  flags (open flags, lseek whence, mmap prot, ...).\n"
     "A segment cut short (crash, still recording) is read up to its last complete\n"
-    "block, with a warning on stderr.\n\n" TRACE_FILTER_HELP;
+    "block, with a warning on stderr.\n\n";
 
 static const char stats_usage[] =
     "usage: osprof trace stats [FILTERS] DIR|FILE\n\n"
@@ -28,48 +27,40 @@ static const char stats_usage[] =
     "the previous I/O on the same file, total and mean latency. Then the trace:\n"
     "events, segments, blocks, time span, dropped events, and its size against\n"
     "raw fixed-size records (86 bytes per event) before and after "
-    "compression.\n\n" TRACE_FILTER_HELP;
+    "compression.\n\n";
 
-/* Common option loop of dump/stats: filters, --help, one path. */
+static const struct osp_opts_spec dump_spec = {
+    .cmd = "trace dump", .head = dump_usage, TRACE_ONE_PATH};
+static const struct osp_opts_spec stats_spec = {
+    .cmd = "trace stats", .head = stats_usage, TRACE_ONE_PATH};
+
+/* The options of dump (d != NULL) and stats: filters, one path. */
 struct dump_opts {
 	int no_header, wall;
 };
 
-static int parse(const char *cmd, const char *usage, int argc, char **argv,
+static int parse(const struct osp_opts_spec *spec, int argc, char **argv,
                  struct osp_trace_filter *f, const char **path, struct dump_opts *d)
 {
-	static const struct option longopts[] = {
-	    TRACE_FILTER_LONGOPTS,
-	    {"no-header", no_argument, NULL, 1},
-	    {"wall", no_argument, NULL, 2},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
+	struct osp_option filters[TRACE_FILTER_NOPTS];
+	trace_filter_options(filters, f);
+	struct dump_opts unused;
+	struct osp_option dump_opts[] = {
+	    OSP_OPT_GROUP("\nOptions:"),
+	    OSP_OPT_FLAG(0, "no-header", d ? &d->no_header : &unused.no_header,
+	                 "no column header line"),
+	    OSP_OPT_FLAG(0, "wall", d ? &d->wall : &unused.wall, "TIME as local wall-clock time"),
+	    OSP_OPT_END,
 	};
-	int c, rc;
-	memset(f, 0, sizeof(*f));
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage, stdout);
-			return -1;
-		}
-		if ((c == 1 || c == 2) && d) {
-			*(c == 1 ? &d->no_header : &d->wall) = 1;
-			continue;
-		}
-		if (c == ':')
-			return osp_usage_err(cmd, "option %s needs a value", argv[optind - 1]);
-		if (c >= 1000) {
-			if ((rc = trace_filter_opt(cmd, f, c, optarg)))
-				return rc;
-			continue;
-		}
-		return osp_usage_err(cmd, "unknown option '%s'", argv[optind - 1]);
-	}
-	if (optind != argc - 1)
-		return osp_usage_err(cmd, "give one trace directory or segment file");
-	*path = argv[optind];
+	struct osp_option opts[] = {
+	    OSP_OPT_INCLUDE(filters),
+	    OSP_OPT_INCLUDE(d ? dump_opts : dump_opts + 3),
+	    OSP_OPT_END,
+	};
+	int next, rc = osp_opts_parse(spec, opts, argc, argv, &next);
+	if (rc)
+		return rc;
+	*path = argv[next];
 	return 0;
 }
 
@@ -114,9 +105,9 @@ int trace_cmd_dump(int argc, char **argv)
 	struct osp_trace_filter f;
 	const char *path;
 	struct dump_opts o = {0};
-	int rc = parse("trace dump", dump_usage, argc, argv, &f, &path, &o);
+	int rc = parse(&dump_spec, argc, argv, &f, &path, &o);
 	if (rc)
-		return rc < 0 ? OSP_EXIT_OK : rc;
+		return osp_opts_exit(rc);
 	struct osp_trace_totals t;
 	struct dump_ctx d = {0};
 	/* the origin is the first event of the whole trace, filtered or not */
@@ -192,9 +183,9 @@ int trace_cmd_stats(int argc, char **argv)
 {
 	struct osp_trace_filter f;
 	const char *path;
-	int rc = parse("trace stats", stats_usage, argc, argv, &f, &path, NULL);
+	int rc = parse(&stats_spec, argc, argv, &f, &path, NULL);
 	if (rc)
-		return rc < 0 ? OSP_EXIT_OK : rc;
+		return osp_opts_exit(rc);
 	struct stats_ctx *c = calloc(1, sizeof(*c));
 	struct osp_trace_totals t;
 	if (!c)

@@ -1,7 +1,6 @@
 /* osprof trace export: Chrome/Perfetto trace-event JSON, heatmap lines
  * (`time latency` for trace2heatmap.pl) and per-thread event trees (system
  * call -> fs event -> block request, nested by time) for the HTML tree view. */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,17 +15,8 @@
 static const char usage[] =
     "usage: osprof trace export [--chrome OUT.json] [--heatmap OUT] [--tree OUT.json]\n"
     "                           [FILTERS] DIR|FILE\n\n"
-    "Writes the events of a trace in other tools' formats ('-' = stdout):\n"
-    "  --chrome FILE   Chrome trace-event JSON (complete 'X' events, µs): open in\n"
-    "                  https://ui.perfetto.dev or chrome://tracing; one track per\n"
-    "                  thread, named after its command\n"
-    "  --heatmap FILE  one 'TIME LATENCY' line per event, both in microseconds,\n"
-    "                  time since the first event: trace2heatmap.pl --unitstime=us\n"
-    "                  --unitslatency=us FILE > heatmap.svg\n"
-    "  --tree FILE     JSON: per thread, its events nested by time (a system call\n"
-    "                  containing the fs events and block requests it caused), for\n"
-    "                  the HTML tree view; docs/trace.md describes the "
-    "fields\n\n" TRACE_FILTER_HELP;
+    "Writes the events of a trace in other tools' formats ('-' = stdout).\n\n"
+    "Options:\n";
 
 struct thread_name {
 	uint32_t tid;
@@ -37,9 +27,9 @@ struct thread_name {
 
 struct export_ctx {
 	FILE *chrome, *heat;
+	struct osp_json cj; /* on chrome */
 	int tree;
 	uint64_t origin;
-	uint64_t nchrome;
 	struct thread_name *threads;
 	struct osp_trace_event *evs; /* kept for --tree */
 	size_t n, cap;
@@ -60,14 +50,15 @@ static int open_out(const char *path, struct osp_output *o, FILE **f)
 	return 0;
 }
 
-static void json_args(FILE *f, const struct osp_trace_event *ev)
+static void json_args(struct osp_json *j, const struct osp_trace_event *ev)
 {
 	char dev[24];
-	fprintf(f,
-	        "\"dev\":\"%s\",\"ino\":%" PRIu64 ",\"off\":%" PRIu64 ",\"size\":%" PRIu64
-	        ",\"ret\":%" PRId64 ",\"arg\":%" PRIu64,
-	        trace_dev_str(ev->dev, dev, sizeof(dev)), ev->ino, ev->off, ev->size, ev->ret,
-	        ev->arg);
+	osp_json_kstr(j, "dev", trace_dev_str(ev->dev, dev, sizeof(dev)));
+	osp_json_ku64(j, "ino", ev->ino);
+	osp_json_ku64(j, "off", ev->off);
+	osp_json_ku64(j, "size", ev->size);
+	osp_json_ki64(j, "ret", ev->ret);
+	osp_json_ku64(j, "arg", ev->arg);
 }
 
 static const char *op_name(const struct osp_trace_event *ev)
@@ -92,14 +83,19 @@ static int visit(void *vctx, const struct osp_trace_event *ev)
 		 * exec that renames it (page-cache fills of a cold binary). */
 		if (t)
 			memcpy(t->comm, ev->comm, sizeof(t->comm));
-		fprintf(c->chrome,
-		        "%s{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,"
-		        "\"pid\":%u,\"tid\":%u,\"args\":{",
-		        c->nchrome++ ? ",\n" : "", op_name(ev),
-		        osp_trace_layer_name(osp_trace_op_layer(ev->op)), rel / 1e3,
-		        ev->lat_ns / 1e3, ev->pid, ev->tid);
-		json_args(c->chrome, ev);
-		fputs("}}", c->chrome);
+		struct osp_json *j = &c->cj;
+		osp_json_obj(j);
+		osp_json_kstr(j, "name", op_name(ev));
+		osp_json_kstr(j, "cat", osp_trace_layer_name(osp_trace_op_layer(ev->op)));
+		osp_json_kstr(j, "ph", "X");
+		osp_json_kdbl(j, "ts", "%.3f", rel / 1e3);
+		osp_json_kdbl(j, "dur", "%.3f", ev->lat_ns / 1e3);
+		osp_json_ku64(j, "pid", ev->pid);
+		osp_json_ku64(j, "tid", ev->tid);
+		osp_json_kobj(j, "args");
+		json_args(j, ev);
+		osp_json_obj_end(j);
+		osp_json_obj_end(j);
 	}
 	if (c->heat)
 		fprintf(c->heat, "%.3f %.3f\n", rel / 1e3, ev->lat_ns / 1e3);
@@ -137,103 +133,131 @@ static int contains(const struct osp_trace_event *outer, const struct osp_trace_
 
 #define TREE_DEPTH 16
 
-static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_host *h)
+/* One thread's events, each inside the one that contains it in time. */
+static size_t write_thread(struct osp_json *j, struct export_ctx *c, size_t i)
 {
-	osp_sort(c->evs, c->n, sizeof(*c->evs), cmp_tree);
-	fprintf(f, "{\"format\":\"osprof-trace-tree\",\"version\":1,\"host\":\"");
-	osp_json_string(f, h->hostname);
-	fprintf(f, "\",\"origin_ns\":%" PRIu64 ",\"threads\":[", c->origin);
 	const struct osp_trace_event *stack[TREE_DEPTH];
 	int depth = 0, child_open[TREE_DEPTH];
-	for (size_t i = 0; i < c->n; i++) {
+	size_t last = i;
+	while (last + 1 < c->n && c->evs[last + 1].tid == c->evs[i].tid)
+		last++;
+	osp_json_obj(j);
+	osp_json_ku64(j, "pid", c->evs[i].pid);
+	osp_json_ku64(j, "tid", c->evs[i].tid);
+	/* named after its last event, as in the Chrome export */
+	osp_json_kstr(j, "comm", c->evs[last].comm);
+	osp_json_karr(j, "events");
+	for (; i <= last; i++) {
 		const struct osp_trace_event *ev = &c->evs[i];
-		int new_thread = i == 0 || ev->tid != c->evs[i - 1].tid;
 		/* close the nodes that do not contain this event */
-		while (depth > 0 && (new_thread || !contains(stack[depth - 1], ev))) {
-			fputs(child_open[depth - 1] ? "]}" : "}", f);
-			depth--;
+		for (; depth > 0 && !contains(stack[depth - 1], ev); depth--) {
+			if (child_open[depth - 1])
+				osp_json_arr_end(j);
+			osp_json_obj_end(j);
 		}
-		if (new_thread) {
-			if (i)
-				fputs("]},\n", f);
-			/* named after its last event, as in the Chrome export */
-			size_t last = i;
-			while (last + 1 < c->n && c->evs[last + 1].tid == ev->tid)
-				last++;
-			fprintf(f, "{\"pid\":%u,\"tid\":%u,\"comm\":\"", ev->pid, ev->tid);
-			osp_json_string(f, c->evs[last].comm);
-			fputs("\",\"events\":[", f);
-		} else if (depth > 0 && !child_open[depth - 1]) {
-			fputs(",\"children\":[", f);
+		if (depth > 0 && !child_open[depth - 1]) {
+			osp_json_karr(j, "children");
 			child_open[depth - 1] = 1;
-		} else {
-			fputs(",", f);
 		}
-		fprintf(f,
-		        "{\"layer\":\"%s\",\"op\":\"%s\",\"ts_ns\":%" PRId64 ",\"lat_ns\":%" PRIu64
-		        ",",
-		        osp_trace_layer_name(osp_trace_op_layer(ev->op)), op_name(ev),
-		        (int64_t)(ev->ts_ns - c->origin), ev->lat_ns);
-		json_args(f, ev);
+		osp_json_obj(j);
+		osp_json_kstr(j, "layer", osp_trace_layer_name(osp_trace_op_layer(ev->op)));
+		osp_json_kstr(j, "op", op_name(ev));
+		osp_json_ki64(j, "ts_ns", (int64_t)(ev->ts_ns - c->origin));
+		osp_json_ku64(j, "lat_ns", ev->lat_ns);
+		json_args(j, ev);
 		if (depth < TREE_DEPTH) {
 			stack[depth] = ev;
-			child_open[depth] = 0;
-			depth++;
+			child_open[depth++] = 0;
 		} else {
-			fputs("}", f); /* too deep to nest further: a leaf */
+			osp_json_obj_end(j); /* too deep to nest further: a leaf */
 		}
 	}
-	while (depth > 0) {
-		fputs(child_open[depth - 1] ? "]}" : "}", f);
-		depth--;
+	for (; depth > 0; depth--) {
+		if (child_open[depth - 1])
+			osp_json_arr_end(j);
+		osp_json_obj_end(j);
 	}
-	fputs(c->n ? "]}]}\n" : "]}\n", f);
+	osp_json_arr_end(j);
+	osp_json_obj_end(j);
+	return last + 1;
 }
+
+static void write_tree(FILE *f, struct export_ctx *c, const struct osp_trace_host *h)
+{
+	struct osp_json j;
+	osp_sort(c->evs, c->n, sizeof(*c->evs), cmp_tree);
+	osp_json_init(&j, f);
+	osp_json_obj(&j);
+	osp_json_kstr(&j, "format", "osprof-trace-tree");
+	osp_json_ku64(&j, "version", 1);
+	osp_json_kstr(&j, "host", h->hostname);
+	osp_json_ku64(&j, "origin_ns", c->origin);
+	osp_json_karr(&j, "threads");
+	osp_json_lines(&j);
+	for (size_t i = 0; i < c->n;)
+		i = write_thread(&j, c, i);
+	osp_json_arr_end(&j);
+	osp_json_obj_end(&j);
+	osp_json_line(&j);
+}
+
+/* The thread names (metadata events) and the trace's facts close the
+ * Chrome trace. */
+static void chrome_end(struct export_ctx *c, const struct osp_trace_totals *t)
+{
+	struct osp_json *j = &c->cj;
+	struct thread_name *th, *tmp;
+	HASH_ITER(hh, c->threads, th, tmp)
+	{
+		osp_json_obj(j);
+		osp_json_kstr(j, "name", "thread_name");
+		osp_json_kstr(j, "ph", "M");
+		osp_json_ku64(j, "pid", th->pid);
+		osp_json_ku64(j, "tid", th->tid);
+		osp_json_kobj(j, "args");
+		osp_json_kstr(j, "name", th->comm);
+		osp_json_obj_end(j);
+		osp_json_obj_end(j);
+	}
+	osp_json_raw(j, "\n");
+	osp_json_arr_end(j);
+	osp_json_kobj(j, "otherData");
+	osp_json_kstr(j, "host", t->host.hostname);
+	osp_json_kstr(j, "kernel", t->host.kernel);
+	osp_json_ku64(j, "dropped_events", t->dropped);
+	osp_json_obj_end(j);
+	osp_json_obj_end(j);
+	osp_json_line(j);
+}
+
+static const struct osp_opts_spec spec = {.cmd = "trace export", .head = usage, TRACE_ONE_PATH};
 
 int trace_cmd_export(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-	    TRACE_FILTER_LONGOPTS,
-	    {"chrome", required_argument, NULL, 1},
-	    {"heatmap", required_argument, NULL, 2},
-	    {"tree", required_argument, NULL, 3},
-	    {"help", no_argument, NULL, 'h'},
-	    {NULL, 0, NULL, 0},
-	};
-	struct osp_trace_filter f = {0};
+	struct osp_trace_filter f;
+	struct osp_option filters[TRACE_FILTER_NOPTS];
+	trace_filter_options(filters, &f);
 	const char *chrome = NULL, *heat = NULL, *tree = NULL;
-	int c, rc;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 1:
-			chrome = optarg;
-			break;
-		case 2:
-			heat = optarg;
-			break;
-		case 3:
-			tree = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		case ':':
-			return osp_usage_err("trace export", "option %s needs a value",
-			                     argv[optind - 1]);
-		default:
-			if (c >= 1000) {
-				if ((rc = trace_filter_opt("trace export", &f, c, optarg)))
-					return rc;
-				break;
-			}
-			return osp_usage_err("trace export", "unknown option '%s'",
-			                     argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return osp_usage_err("trace export", "give one trace directory or segment file");
+	struct osp_option opts[] = {
+	    OSP_OPT_STRING(0, "chrome", &chrome, "FILE",
+	                   "Chrome trace-event JSON (complete 'X' events, µs): open in\n"
+	                   "https://ui.perfetto.dev or chrome://tracing; one track per\n"
+	                   "thread, named after its command"),
+	    OSP_OPT_STRING(0, "heatmap", &heat, "FILE",
+	                   "one 'TIME LATENCY' line per event, both in microseconds,\n"
+	                   "time since the first event: trace2heatmap.pl --unitstime=us\n"
+	                   "--unitslatency=us FILE > heatmap.svg"),
+	    OSP_OPT_STRING(0, "tree", &tree, "FILE",
+	                   "JSON: per thread, its events nested by time (a system call\n"
+	                   "containing the fs events and block requests it caused), for\n"
+	                   "the HTML tree view; docs/trace.md describes the fields"),
+	    OSP_OPT_GROUP(""),
+	    OSP_OPT_INCLUDE(filters),
+	    OSP_OPT_END,
+	};
+	int optind, rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
+	if (rc)
+		return osp_opts_exit(rc);
 	if (!chrome && !heat && !tree)
 		return osp_usage_err("trace export", "give --chrome, --heatmap and/or --tree");
 	const char *path = argv[optind];
@@ -247,28 +271,19 @@ int trace_cmd_export(int argc, char **argv)
 	if (open_out(chrome, &outs[0], &ctx.chrome) || open_out(heat, &outs[1], &ctx.heat) ||
 	    open_out(tree, &outs[2], &tf))
 		goto out;
-	if (ctx.chrome)
-		fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", ctx.chrome);
+	if (ctx.chrome) {
+		osp_json_init(&ctx.cj, ctx.chrome);
+		osp_json_obj(&ctx.cj);
+		osp_json_kstr(&ctx.cj, "displayTimeUnit", "ns");
+		osp_json_karr(&ctx.cj, "traceEvents");
+		osp_json_lines(&ctx.cj);
+		osp_json_raw(&ctx.cj, "\n");
+	}
 	rc = trace_walk("export", path, &f, visit, &ctx, &t);
 	if (rc)
 		goto out;
-	if (ctx.chrome) {
-		struct thread_name *th, *tmp;
-		HASH_ITER(hh, ctx.threads, th, tmp)
-		{
-			fprintf(ctx.chrome,
-			        "%s{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":%u,"
-			        "\"args\":{\"name\":\"",
-			        ctx.nchrome++ ? ",\n" : "", th->pid, th->tid);
-			osp_json_string(ctx.chrome, th->comm);
-			fputs("\"}}", ctx.chrome);
-		}
-		fprintf(ctx.chrome, "\n],\"otherData\":{\"host\":\"");
-		osp_json_string(ctx.chrome, t.host.hostname);
-		fprintf(ctx.chrome, "\",\"kernel\":\"");
-		osp_json_string(ctx.chrome, t.host.kernel);
-		fprintf(ctx.chrome, "\",\"dropped_events\":%" PRIu64 "}}\n", t.dropped);
-	}
+	if (ctx.chrome)
+		chrome_end(&ctx, &t);
 	if (tf)
 		write_tree(tf, &ctx, &t.host);
 	rc = OSP_EXIT_OK;

@@ -1,7 +1,6 @@
 /* osprof trace record: capture file-system operations into segments. */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
@@ -10,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
+#include "cli/options.h"
 #include "cli/losses.h"
 #include "collect/session.h"
 #include "cli/trace_cmds.h"
@@ -30,28 +30,10 @@ static const char usage[] =
     "and kernel BTF. Stops at Ctrl-C/SIGTERM, after -d, or when CMD exits; what was\n"
     "captured is flushed and the open segment closed in every case. With -p,\n"
     "recording also stops when every listed process has exited.\n\n"
-    "Targets (one of):\n"
-    "  -a, --all            every process on the system (but osprof itself)\n"
-    "  -p, --pid PID[,PID]  these processes and all their threads\n"
-    "  -c, --cgroup PATH    tasks in this cgroup (v2 path, e.g. /sys/fs/cgroup/x)\n"
-    "  -- CMD [ARGS]        run CMD and trace it and everything it forks\n\n"
-    "Output:\n"
-    "  -w, --write DIR      directory of segments (created when missing)\n"
-    "  -G, --rotate-time S  start a new segment every S seconds (or DURATION: 10m)\n"
-    "  -C, --rotate-size MB start a new segment before one grows past MB MiB\n"
-    "      --max-disk MB    keep DIR under MB MiB: the oldest closed segments are\n"
-    "                       deleted (or moved to --archive); never the open one\n"
-    "      --archive DIR    move closed segments here (with --max-disk: only when\n"
-    "                       the budget needs room)\n"
-    "      --zstd           compress each block with zstd as well\n"
-    "      --layers L[,L]   also record fs (ext4 sync/write, page-cache fills) and\n"
-    "                       block (requests issue -> complete) events\n"
-    "      --buffer MB      kernel ring buffer size (power of two, default 32)\n"
-    "  -d, --duration DUR   stop after DUR (e.g. 30s, 5m)\n"
-    "  -v, --verbose        print attach modes\n"
-    "  -q, --quiet          no progress line (elapsed, events/s, drops, bytes\n"
-    "                       written; shown only when stderr is a terminal)\n"
-    "      --allow-loss     exit 0 even when events were dropped (still counted)\n\n"
+    "Targets (one of):\n";
+
+static const char usage_tail[] =
+    "\n"
     "When the disk fills, recording goes on and events are dropped and counted;\n"
     "what is already written stays readable. Drops are stored per segment and\n"
     "reported at exit. Read the trace with 'osprof trace dump|stats|profile DIR'.\n\n"
@@ -70,54 +52,23 @@ static int any_alive(const pid_t *pids, size_t n)
 	return 0;
 }
 
-static int parse_mb(const char *flag, const char *arg, uint64_t *bytes)
+static int add_layer(const char *tok, void *layers)
 {
-	char *end;
-	double v = strtod(arg, &end);
-	if (*arg == 0 || *end || !(v > 0) || v > 1e9)
-		return osp_usage_err("trace record", "%s: '%s' is not a size in MiB (> 0)", flag,
-		                     arg);
-	*bytes = (uint64_t)llround(v * 1048576.0);
+	if (!strcmp(tok, "fs"))
+		*(unsigned *)layers |= OSP_TRACE_L_FS;
+	else if (!strcmp(tok, "block"))
+		*(unsigned *)layers |= OSP_TRACE_L_BLOCK;
+	else if (strcmp(tok, "syscall"))
+		return osp_usage_err("trace record",
+		                     "--layers: unknown layer '%s' (syscall, fs, block)", tok);
 	return 0;
 }
 
-static int parse_pids(const char *arg, pid_t **pids, size_t *n)
+static int parse_layers(const char *cmd, const char *flag, const char *arg, void *layers)
 {
-	char *copy = strdup(arg), *save, *tok;
-	int rc = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		char *end;
-		long v = strtol(tok, &end, 10);
-		if (*end || v <= 0) {
-			rc = osp_usage_err("trace record", "-p: '%s' is not a process id", tok);
-			break;
-		}
-		pid_t *np = realloc(*pids, (*n + 1) * sizeof(pid_t));
-		if (!np)
-			break;
-		*pids = np;
-		(*pids)[(*n)++] = (pid_t)v;
-	}
-	free(copy);
-	return rc;
-}
-
-static int parse_layers(const char *arg, unsigned *layers)
-{
-	char *copy = strdup(arg), *save, *tok;
-	int rc = 0;
-	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "fs"))
-			*layers |= OSP_TRACE_L_FS;
-		else if (!strcmp(tok, "block"))
-			*layers |= OSP_TRACE_L_BLOCK;
-		else if (strcmp(tok, "syscall"))
-			rc =
-			    osp_usage_err("trace record",
-			                  "--layers: unknown layer '%s' (syscall, fs, block)", tok);
-	}
-	free(copy);
-	return rc;
+	(void)cmd;
+	(void)flag;
+	return osp_opt_each(arg, add_layer, layers);
 }
 
 static void human(uint64_t b, char *buf, size_t len)
@@ -128,188 +79,120 @@ static void human(uint64_t b, char *buf, size_t len)
 		snprintf(buf, len, "%.1f KiB", b / 1024.0);
 }
 
-int trace_cmd_record(int argc, char **argv)
+/* What the command line asks for. */
+struct record_args {
+	struct osp_trace_writer_opts wo;
+	struct osp_pids pids;
+	const char *cgroup;
+	char **cmdv; /* -- CMD [ARGS] */
+	unsigned layers;
+	uint64_t duration, ring_bytes;
+	int all, verbose, quiet, allow_loss;
+	char target[256]; /* as the segment headers name it */
+};
+
+#define MIB (1ull << 20)
+
+static const struct osp_opts_spec spec = {
+    .cmd = "trace record", .head = usage, .tail = usage_tail, .in_order = 1, .short_in_errors = 1};
+
+/* 0, OSP_OPTS_HELP or OSP_EXIT_USAGE after the message. */
+static int parse_args(int argc, char **argv, struct record_args *a)
 {
-	static const struct option longopts[] = {
-	    {"all", no_argument, NULL, 'a'},
-	    {"pid", required_argument, NULL, 'p'},
-	    {"cgroup", required_argument, NULL, 'c'},
-	    {"write", required_argument, NULL, 'w'},
-	    {"rotate-time", required_argument, NULL, 'G'},
-	    {"rotate-size", required_argument, NULL, 'C'},
-	    {"duration", required_argument, NULL, 'd'},
-	    {"verbose", no_argument, NULL, 'v'},
-	    {"quiet", no_argument, NULL, 'q'},
-	    {"help", no_argument, NULL, 'h'},
-	    {"max-disk", required_argument, NULL, 1},
-	    {"archive", required_argument, NULL, 2},
-	    {"zstd", no_argument, NULL, 3},
-	    {"layers", required_argument, NULL, 4},
-	    {"buffer", required_argument, NULL, 5},
-	    {"allow-loss", no_argument, NULL, 6},
-	    {NULL, 0, NULL, 0},
+	static const char mib[] = "a size in MiB (> 0)";
+	memset(a, 0, sizeof(*a));
+	struct osp_option opts[] = {
+	    OSP_OPT_FLAG('a', "all", &a->all, "every process on the system (but osprof itself)"),
+	    OSP_OPT_PIDS('p', "pid", &a->pids, "PID[,PID]",
+	                 "these processes and all their threads"),
+	    OSP_OPT_STRING('c', "cgroup", &a->cgroup, "PATH",
+	                   "tasks in this cgroup (v2 path, e.g. /sys/fs/cgroup/x)"),
+	    OSP_OPT_GROUP("  -- CMD [ARGS]         run CMD and trace it and everything it forks\n\n"
+	                  "Output:"),
+	    OSP_OPT_STRING('w', "write", &a->wo.dir, "DIR",
+	                   "directory of segments (created when missing)"),
+	    OSP_OPT_DURATION('G', "rotate-time", &a->wo.rotate_ns, "S",
+	                     "start a new segment every S seconds (or DURATION: 10m)"),
+	    OSP_OPT_SIZE('C', "rotate-size", &a->wo.rotate_bytes, MIB, mib, "MB",
+	                 "start a new segment before one grows past MB MiB\n"
+	                 "(or a size with K, M or G: 512K, 2G)"),
+	    OSP_OPT_SIZE(0, "max-disk", &a->wo.max_disk, MIB, mib, "MB",
+	                 "keep DIR under MB MiB: the oldest closed segments are\n"
+	                 "deleted (or moved to --archive); never the open one"),
+	    OSP_OPT_STRING(0, "archive", &a->wo.archive, "DIR",
+	                   "move closed segments here (with --max-disk: only when\n"
+	                   "the budget needs room)"),
+	    OSP_OPT_FLAG(0, "zstd", &a->wo.zstd, "compress each block with zstd as well"),
+	    OSP_OPT_CALL(0, "layers", &a->layers, parse_layers, "L[,L]",
+	                 "also record fs (ext4 sync/write, page-cache fills) and\n"
+	                 "block (requests issue -> complete) events"),
+	    OSP_OPT_SIZE(0, "buffer", &a->ring_bytes, MIB, mib, "MB",
+	                 "kernel ring buffer size (power of two, default 32)"),
+	    OSP_OPT_DURATION('d', "duration", &a->duration, "DUR", "stop after DUR (e.g. 30s, 5m)"),
+	    OSP_OPT_FLAG('v', "verbose", &a->verbose, "print attach modes"),
+	    OSP_OPT_FLAG('q', "quiet", &a->quiet,
+	                 "no progress line (elapsed, events/s, drops, bytes\n"
+	                 "written; shown only when stderr is a terminal)"),
+	    OSP_OPT_FLAG(0, "allow-loss", &a->allow_loss,
+	                 "exit 0 even when events were dropped (still counted)"),
+	    OSP_OPT_END,
 	};
-	struct osp_trace_writer_opts wo = {0};
-	struct osp_session s;
-	memset(&s, 0, sizeof(s));
-	unsigned layers = 0;
-	uint64_t duration = 0, rb = 0;
-	int c, rc, ntargets = 0, quiet = 0, allow_loss = 0;
-	const char *pid_arg = NULL;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:ap:c:w:G:C:d:vqh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			s.all = 1;
-			ntargets++;
-			break;
-		case 'p':
-			pid_arg = optarg;
-			if ((rc = parse_pids(optarg, &s.pids, &s.npids)))
-				return rc;
-			ntargets++;
-			break;
-		case 'c':
-			s.cgroup = optarg;
-			ntargets++;
-			break;
-		case 'w':
-			wo.dir = optarg;
-			break;
-		case 'G':
-			if (osp_parse_duration(optarg, &wo.rotate_ns) || !wo.rotate_ns)
-				return osp_usage_err("trace record", "-G: '%s' is not a duration",
-				                     optarg);
-			break;
-		case 'C':
-			if ((rc = parse_mb("-C", optarg, &wo.rotate_bytes)))
-				return rc;
-			break;
-		case 'd':
-			if (osp_parse_duration(optarg, &duration) || !duration)
-				return osp_usage_err("trace record", "-d: '%s' is not a duration",
-				                     optarg);
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 6:
-			allow_loss = 1;
-			break;
-		case 'v':
-			s.verbose = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return OSP_EXIT_OK;
-		case 1:
-			if ((rc = parse_mb("--max-disk", optarg, &wo.max_disk)))
-				return rc;
-			break;
-		case 2:
-			wo.archive = optarg;
-			break;
-		case 3:
-			wo.zstd = 1;
-			break;
-		case 4:
-			if ((rc = parse_layers(optarg, &layers)))
-				return rc;
-			break;
-		case 5:
-			if ((rc = parse_mb("--buffer", optarg, &rb)))
-				return rc;
-			if (rb & (rb - 1))
-				return osp_usage_err("trace record",
-				                     "--buffer: %s MiB is not a power of two",
-				                     optarg);
-			break;
-		case ':':
-			return osp_usage_err("trace record", "option %s needs a value",
-			                     argv[optind - 1]);
-		default:
-			return osp_usage_err("trace record", "unknown option '%s'",
-			                     argv[optind - 1]);
-		}
-	}
-	char **cmdv = optind < argc ? argv + optind : NULL;
-	if (cmdv)
-		ntargets++;
-	if (ntargets != 1)
+	/* in order: the first non-option starts CMD */
+	int next, rc = osp_opts_parse(&spec, opts, argc, argv, &next);
+	if (rc)
+		return rc;
+	a->cmdv = next < argc ? argv + next : NULL;
+	if ((a->all != 0) + (a->pids.n != 0) + (a->cgroup != NULL) + (a->cmdv != NULL) != 1)
 		return osp_usage_err("trace record",
 		                     "give exactly one target: -a, -p PID, -c CGROUP or -- CMD");
-	if (!wo.dir)
+	if (!a->wo.dir)
 		return osp_usage_err("trace record", "-w DIR is required");
-	if (wo.max_disk && wo.rotate_bytes && wo.rotate_bytes * 2 > wo.max_disk)
-		return osp_usage_err(
-		    "trace record",
-		    "-C must be at most half of --max-disk, so that a closed segment "
-		    "can make room for the open one");
+	if (a->ring_bytes & (a->ring_bytes - 1))
+		return osp_usage_err("trace record", "--buffer: %llu MiB is not a power of two",
+		                     (unsigned long long)(a->ring_bytes / MIB));
+	if (a->wo.max_disk && a->wo.rotate_bytes && a->wo.rotate_bytes * 2 > a->wo.max_disk)
+		return osp_usage_err("trace record",
+		                     "-C must be at most half of --max-disk, so that a closed "
+		                     "segment can make room for the open one");
+	return 0;
+}
 
-	char target[256] = "-a";
-	if (s.npids)
-		snprintf(target, sizeof(target), "-p %s", pid_arg);
-	if (s.cgroup)
-		snprintf(target, sizeof(target), "-c %s", s.cgroup);
-	if (cmdv) {
-		size_t n = (size_t)snprintf(target, sizeof(target), "--");
-		for (char **a = cmdv; *a && n < sizeof(target); a++)
-			n += (size_t)snprintf(target + n, sizeof(target) - n, " %s", *a);
-	}
-	wo.target = target;
+/* "-a", "-p 1,2", "-c PATH" or "-- CMD ARGS" into a->target. */
+static void describe_target(struct record_args *a)
+{
+	size_t n = (size_t)snprintf(a->target, sizeof(a->target), "%s", a->cmdv ? "--" : "-a");
+	if (a->pids.n)
+		n = (size_t)snprintf(a->target, sizeof(a->target), "-p");
+	for (size_t i = 0; i < a->pids.n && n < sizeof(a->target); i++)
+		n += (size_t)snprintf(a->target + n, sizeof(a->target) - n, "%s%d", i ? "," : " ",
+		                      (int)a->pids.v[i]);
+	if (a->cgroup)
+		snprintf(a->target, sizeof(a->target), "-c %s", a->cgroup);
+	for (char **c = a->cmdv; c && *c && n < sizeof(a->target); c++)
+		n += (size_t)snprintf(a->target + n, sizeof(a->target) - n, " %s", *c);
+	a->wo.target = a->target;
+}
 
-	char err[600];
-	struct osp_trace_writer *w = osp_trace_writer_open(&wo, err, sizeof(err));
-	if (!w) {
-		fprintf(stderr, "osprof trace record: -w %s\n", err);
-		return OSP_EXIT_USAGE;
-	}
-	s.set = osp_set_new(1);
-	s.r = 1;
-	int status = OSP_EXIT_FAIL, release_fd = -1;
-	struct osp_trace_capture *cap = NULL;
-	if (!s.set)
-		goto out;
-	osp_signals_install();
-	/* The held child exists before the programs load, so the filter knows
-	 * its pid from the start. */
-	if (cmdv) {
-		child_pid =
-		    osp_spawn(cmdv, &release_fd, &(struct osp_spawn_opts){.who = "trace record"});
-		if (child_pid < 0) {
-			osp_err("trace record: cannot start %s: %s", cmdv[0], strerror(errno));
-			goto out;
-		}
-		s.root_pid = child_pid;
-		osp_signals_child(child_pid);
-	}
-	if (osp_trace_capture_open(&cap, &s, layers, (size_t)rb) < 0 ||
-	    osp_trace_capture_attach(cap, &s) < 0) {
-		if (release_fd >= 0) {
-			close(release_fd); /* the held child exits without running */
-			waitpid(child_pid, NULL, 0);
-			child_pid = 0;
-		}
-		goto out;
-	}
-	/* tp_btf or raw_tp, as the load found: said in every segment header */
-	osp_trace_writer_set_attach(w, osp_get_meta(s.set, "attach_modes"));
+static int wait_status(pid_t pid)
+{
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return OSP_EXIT_FAIL;
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Polls the ring buffer into the writer until a signal, -d, the -p
+ * processes or CMD end it; then drains it. Returns CMD's status, or 0. */
+static int record_loop(struct osp_trace_capture *cap, struct osp_trace_writer *w,
+                       const struct osp_session *s, const struct record_args *a)
+{
+	int status = OSP_EXIT_OK;
 	uint64_t start = osp_now_ns();
-	if (cmdv) {
-		if (osp_spawn_release(release_fd)) {
-			osp_err("trace record: cannot release %s: %s", cmdv[0], strerror(errno));
-			goto out;
-		}
-	} else {
-		fprintf(stderr, "osprof trace: recording %s into %s; Ctrl-C to stop\n", target,
-		        wo.dir);
-	}
-	status = OSP_EXIT_OK;
 	struct osp_progress pg;
-	osp_progress_init(&pg, "trace record", quiet);
+	struct osp_trace_writer_stats ps;
+	osp_progress_init(&pg, "trace record", a->quiet);
 	for (;;) {
-		struct osp_trace_writer_stats ps;
 		osp_trace_writer_get_stats(w, &ps);
 		osp_progress_counts(&pg, !pg.last_ns, ps.events, ps.dropped, ps.disk_bytes);
 		long k = osp_trace_capture_poll(cap, w, 100);
@@ -322,69 +205,135 @@ int trace_cmd_record(int argc, char **argv)
 		/* A command osprof started was passed the signal: recording
 		 * goes on until it has exited. */
 		if ((osp_signals_stop() && child_pid <= 0) ||
-		    (duration && osp_now_ns() - start >= duration))
+		    (a->duration && osp_now_ns() - start >= a->duration))
 			break;
-		if (s.npids && !any_alive(s.pids, s.npids)) {
+		if (s->npids && !any_alive(s->pids, s->npids)) {
 			fprintf(stderr, "osprof trace: every -p process has exited\n");
 			break;
 		}
-		if (child_pid > 0) {
-			int st;
-			pid_t p = waitpid(child_pid, &st, WNOHANG);
-			if (p == child_pid) {
-				status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-				child_pid = 0;
-				osp_signals_child(0);
-				break;
-			}
+		int st;
+		if (child_pid > 0 && waitpid(child_pid, &st, WNOHANG) == child_pid) {
+			status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+			child_pid = 0;
+			osp_signals_child(0);
+			break;
 		}
 	}
 	/* Detach first so that draining the buffer empties it for good. */
 	osp_trace_capture_detach(cap);
 	while (osp_trace_capture_poll(cap, w, 0) > 0)
 		;
-	{
-		struct osp_trace_writer_stats ps;
-		osp_trace_writer_get_stats(w, &ps);
-		osp_progress_counts(&pg, 1, ps.events, ps.dropped, ps.disk_bytes);
-		osp_progress_end(&pg);
-	}
+	osp_trace_writer_get_stats(w, &ps);
+	osp_progress_counts(&pg, 1, ps.events, ps.dropped, ps.disk_bytes);
+	osp_progress_end(&pg);
 	if (child_pid > 0) {
-		int st;
-		while (waitpid(child_pid, &st, 0) < 0 && errno == EINTR)
-			;
+		status = wait_status(child_pid);
 		osp_signals_child(0);
-		status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	}
-out:;
+	return status;
+}
+
+/* The closing lines: events, segments, size, drops, rotation. */
+static void print_summary(const struct osp_trace_writer_stats *ws, int wrc, const char *dir)
+{
+	char disk[32];
+	human(ws->disk_bytes, disk, sizeof(disk));
+	double ratio =
+	    ws->disk_bytes ? (double)ws->events * OSP_TRACE_RAW_SIZE / ws->disk_bytes : 0;
+	fprintf(stderr,
+	        "osprof trace: %" PRIu64 " events in %" PRIu64 " segment%s (%s, %.1fx smaller "
+	        "than raw records) in %s; %" PRIu64 " dropped\n",
+	        ws->events, ws->segments, ws->segments == 1 ? "" : "s", disk, ratio, dir,
+	        ws->dropped);
+	if (ws->deleted || ws->archived)
+		fprintf(stderr,
+		        "osprof trace: %" PRIu64 " old segments deleted, %" PRIu64
+		        " moved to the archive\n",
+		        ws->deleted, ws->archived);
+	if (wrc)
+		fprintf(stderr,
+		        "osprof trace: warning: writing segments failed (%s); the "
+		        "events affected were dropped and counted\n",
+		        strerror(-wrc));
+}
+
+/* Starts CMD held (so the filter knows its pid before the programs load),
+ * loads and attaches the capture, releases CMD. 0 or -1 after a message. */
+static int start_capture(struct osp_session *s, const struct record_args *a,
+                         struct osp_trace_capture **cap, struct osp_trace_writer *w)
+{
+	int release_fd = -1;
+	if (a->cmdv) {
+		child_pid = osp_spawn(a->cmdv, &release_fd,
+		                      &(struct osp_spawn_opts){.who = "trace record"});
+		if (child_pid < 0) {
+			osp_err("trace record: cannot start %s: %s", a->cmdv[0], strerror(errno));
+			return -1;
+		}
+		s->root_pid = child_pid;
+		osp_signals_child(child_pid);
+	}
+	if (osp_trace_capture_open(cap, s, a->layers, (size_t)a->ring_bytes) < 0 ||
+	    osp_trace_capture_attach(*cap, s) < 0) {
+		if (release_fd >= 0) {
+			close(release_fd); /* the held child exits without running */
+			waitpid(child_pid, NULL, 0);
+			child_pid = 0;
+		}
+		return -1;
+	}
+	/* tp_btf or raw_tp, as the load found: said in every segment header */
+	osp_trace_writer_set_attach(w, osp_get_meta(s->set, "attach_modes"));
+	if (!a->cmdv) {
+		fprintf(stderr, "osprof trace: recording %s into %s; Ctrl-C to stop\n", a->target,
+		        a->wo.dir);
+	} else if (osp_spawn_release(release_fd)) {
+		osp_err("trace record: cannot release %s: %s", a->cmdv[0], strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int trace_cmd_record(int argc, char **argv)
+{
+	struct record_args a;
+	int rc = parse_args(argc, argv, &a);
+	if (rc) {
+		free(a.pids.v);
+		return osp_opts_exit(rc);
+	}
+	describe_target(&a);
+	char err[600];
+	struct osp_trace_writer *w = osp_trace_writer_open(&a.wo, err, sizeof(err));
+	if (!w) {
+		fprintf(stderr, "osprof trace record: -w %s\n", err);
+		free(a.pids.v);
+		return OSP_EXIT_USAGE;
+	}
+	struct osp_session s;
+	memset(&s, 0, sizeof(s));
+	s.all = a.all;
+	s.pids = a.pids.v;
+	s.npids = a.pids.n;
+	s.cgroup = a.cgroup;
+	s.verbose = a.verbose;
+	s.set = osp_set_new(1);
+	s.r = 1;
+	int status = OSP_EXIT_FAIL;
+	struct osp_trace_capture *cap = NULL;
+	if (s.set) {
+		osp_signals_install();
+		if (!start_capture(&s, &a, &cap, w))
+			status = record_loop(cap, w, &s, &a);
+	}
 	struct osp_trace_writer_stats ws;
 	int wrc = osp_trace_writer_close(w, &ws);
 	osp_trace_capture_close(cap, &s);
-	if (status != OSP_EXIT_FAIL || ws.events) {
-		char disk[32];
-		human(ws.disk_bytes, disk, sizeof(disk));
-		double ratio =
-		    ws.disk_bytes ? (double)ws.events * OSP_TRACE_RAW_SIZE / ws.disk_bytes : 0;
-		fprintf(stderr,
-		        "osprof trace: %" PRIu64 " events in %" PRIu64
-		        " segment%s (%s, %.1fx smaller "
-		        "than raw records) in %s; %" PRIu64 " dropped\n",
-		        ws.events, ws.segments, ws.segments == 1 ? "" : "s", disk, ratio, wo.dir,
-		        ws.dropped);
-		if (ws.deleted || ws.archived)
-			fprintf(stderr,
-			        "osprof trace: %" PRIu64 " old segments deleted, %" PRIu64
-			        " moved to the archive\n",
-			        ws.deleted, ws.archived);
-		if (wrc)
-			fprintf(stderr,
-			        "osprof trace: warning: writing segments failed (%s); the "
-			        "events affected were dropped and counted\n",
-			        strerror(-wrc));
-	}
+	if (status != OSP_EXIT_FAIL || ws.events)
+		print_summary(&ws, wrc, a.wo.dir);
 	struct osp_losses lost = {.dropped_events = ws.dropped};
-	status = osp_losses_finish("trace record", &lost, allow_loss, status);
+	status = osp_losses_finish("trace record", &lost, a.allow_loss, status);
 	osp_set_free(s.set);
-	free(s.pids);
+	free(a.pids.v);
 	return status;
 }

@@ -432,7 +432,7 @@ static int fs_list(FILE *out, int verbose)
 		        "fuse_request_end, keyed by request) via %s\n",
 		        kl_tp_mode_name());
 	kfuncs_list(out);
-	fsops_list(out, verbose, 0);
+	fsops_list(out, verbose);
 	return 0;
 }
 

@@ -364,7 +364,7 @@ void fsops_free(struct fsops *f)
 
 /* For list: the mode the first function of the first file system loads
  * with here, or why none does (a real load, nothing attached). */
-void fsops_list(FILE *out, int verbose, int json)
+void fsops_list(FILE *out, int verbose)
 {
 	struct fsops_found fd;
 	char types[256] = "", mode[160] = "";
@@ -401,25 +401,15 @@ void fsops_list(FILE *out, int verbose, int json)
 			snprintf(mode, sizeof(mode), "unavailable: no ops functions found");
 		}
 		libbpf_set_print(old);
-		if (json) {
-			fprintf(out,
-			        "{\"what\":\"vfs "
-			        "ops\",\"fs\":\"%s\",\"functions\":%zu,\"mode\":\"%s\"}",
-			        types, fd.nfn, mode);
-		} else {
-			fprintf(out, "  vfs ops  %zu functions of the ops tables of %s%s%s\n",
-			        fd.nfn, *types ? types : "(no file system mounted)",
-			        strncmp(mode, "unavailable", 11) ? " via " : ": ", mode);
-			for (size_t i = 0; verbose && i < fd.nfn; i++)
-				fprintf(out, "    %-16s %s\n", fd.fn[i].op, fd.fn[i].name);
-		}
+		fprintf(out, "  vfs ops  %zu functions of the ops tables of %s%s%s\n", fd.nfn,
+		        *types ? types : "(no file system mounted)",
+		        strncmp(mode, "unavailable", 11) ? " via " : ": ", mode);
+		for (size_t i = 0; verbose && i < fd.nfn; i++)
+			fprintf(out, "    %-16s %s\n", fd.fn[i].op, fd.fn[i].name);
 		fsops_found_free(&fd);
 		return;
 	} else {
 		snprintf(mode, sizeof(mode), "unavailable: discovery failed");
 	}
-	if (json)
-		fprintf(out, "{\"what\":\"vfs ops\",\"mode\":\"%s\"}", mode);
-	else
-		fprintf(out, "  vfs ops  %s\n", mode);
+	fprintf(out, "  vfs ops  %s\n", mode);
 }

@@ -33,8 +33,7 @@ int fsops_collect(struct osp_session *s, struct fsops *f, int reset);
 void fsops_free(struct fsops *f);
 
 /* For `osprof list fs`: the file systems mounted, how many functions each
- * registers and the mode they would be timed with here, or why not.
- * json: one JSON object (no newline) instead of text lines. */
-void fsops_list(FILE *out, int verbose, int json);
+ * registers and the mode they would be timed with here, or why not. */
+void fsops_list(FILE *out, int verbose);
 
 #endif

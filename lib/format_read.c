@@ -172,6 +172,58 @@ static int read_profile_line(struct reader *rd, char **save)
 	return 0;
 }
 
+/* stats COUNT TOTAL MIN MAX */
+static int read_stats_line(struct reader *rd, struct osp_hist *h, char **save)
+{
+	uint64_t c, t, mn, mx;
+	if (parse_u64(rd, strtok_r(NULL, " ", save), "count", &c) ||
+	    parse_u64(rd, strtok_r(NULL, " ", save), "total", &t) ||
+	    parse_u64(rd, strtok_r(NULL, " ", save), "min", &mn) ||
+	    parse_u64(rd, strtok_r(NULL, " ", save), "max", &mx))
+		return -1;
+	if (c && mn > mx)
+		return fail(rd, "min %llu > max %llu", (unsigned long long)mn,
+		            (unsigned long long)mx);
+	h->count = c;
+	h->total = t;
+	h->min = c ? mn : UINT64_MAX;
+	h->max = c ? mx : 0;
+	rd->have_stats = 1;
+	return 0;
+}
+
+/* buckets IDX:N ... (after stats, whose count they sum to) */
+static int read_buckets_line(struct reader *rd, struct osp_hist *h, char **save)
+{
+	uint64_t sum;
+	if (!rd->have_stats)
+		return fail(rd, "buckets before stats");
+	if (rd->have_buckets)
+		return fail(rd, "buckets given twice");
+	if (parse_buckets(rd, save, h->buckets, &sum))
+		return -1;
+	if (sum != h->count)
+		return fail(rd, "count %llu != sum of buckets %llu", (unsigned long long)h->count,
+		            (unsigned long long)sum);
+	rd->have_buckets = 1;
+	return 0;
+}
+
+/* slice INDEX IDX:N ... */
+static int read_slice_line(struct reader *rd, struct osp_profile *p, char **save)
+{
+	uint64_t idx, sum;
+	if (parse_u64(rd, strtok_r(NULL, " ", save), "slice index", &idx))
+		return -1;
+	if (p->nslices && idx <= rd->last_slice)
+		return fail(rd, "slice %llu out of order", (unsigned long long)idx);
+	uint64_t *b = osp_profile_slice(p, idx);
+	if (!b)
+		return fail(rd, "out of memory");
+	rd->last_slice = idx;
+	return parse_buckets(rd, save, b, &sum);
+}
+
 static int read_line(struct reader *rd, char *line)
 {
 	char *save, *kw = strtok_r(line, " ", &save);
@@ -252,48 +304,11 @@ static int read_line(struct reader *rd, char *line)
 			return fail(rd, "unknown unit '%.20s'", u ? u : "");
 		return 0;
 	}
-	if (!strcmp(kw, "stats")) {
-		uint64_t c, t, mn, mx;
-		if (parse_u64(rd, strtok_r(NULL, " ", &save), "count", &c) ||
-		    parse_u64(rd, strtok_r(NULL, " ", &save), "total", &t) ||
-		    parse_u64(rd, strtok_r(NULL, " ", &save), "min", &mn) ||
-		    parse_u64(rd, strtok_r(NULL, " ", &save), "max", &mx))
-			return -1;
-		if (c && mn > mx)
-			return fail(rd, "min %llu > max %llu", (unsigned long long)mn,
-			            (unsigned long long)mx);
-		h->count = c;
-		h->total = t;
-		h->min = c ? mn : UINT64_MAX;
-		h->max = c ? mx : 0;
-		rd->have_stats = 1;
-		return 0;
-	}
-	if (!strcmp(kw, "buckets")) {
-		uint64_t sum;
-		if (!rd->have_stats)
-			return fail(rd, "buckets before stats");
-		if (rd->have_buckets)
-			return fail(rd, "buckets given twice");
-		if (parse_buckets(rd, &save, h->buckets, &sum))
-			return -1;
-		if (sum != h->count)
-			return fail(rd, "count %llu != sum of buckets %llu",
-			            (unsigned long long)h->count, (unsigned long long)sum);
-		rd->have_buckets = 1;
-		return 0;
-	}
-	/* slice INDEX IDX:N ... */
-	uint64_t idx, sum;
-	if (parse_u64(rd, strtok_r(NULL, " ", &save), "slice index", &idx))
-		return -1;
-	if (p->nslices && idx <= rd->last_slice)
-		return fail(rd, "slice %llu out of order", (unsigned long long)idx);
-	uint64_t *b = osp_profile_slice(p, idx);
-	if (!b)
-		return fail(rd, "out of memory");
-	rd->last_slice = idx;
-	return parse_buckets(rd, &save, b, &sum);
+	if (!strcmp(kw, "stats"))
+		return read_stats_line(rd, h, &save);
+	if (!strcmp(kw, "buckets"))
+		return read_buckets_line(rd, h, &save);
+	return read_slice_line(rd, p, &save);
 }
 
 /* One line into *buf (without its newline), grown as needed but never past

@@ -176,79 +176,95 @@ void osp_print_peak_table(FILE *out, const struct osp_profile *p, const struct o
 	peaks_free(&ps);
 }
 
+/* Each label with the calibration item and the evidence. */
+static void json_labels(struct osp_json *j, const struct osp_peak_label *lb, unsigned nm)
+{
+	osp_json_karr(j, "matches");
+	for (unsigned i = 0; i < nm; i++)
+		osp_json_str(j, lb[i].label);
+	osp_json_arr_end(j);
+	osp_json_karr(j, "labels");
+	for (unsigned i = 0; i < nm; i++) {
+		osp_json_obj(j);
+		osp_json_kstr(j, "label", lb[i].label);
+		osp_json_kstr(j, "wording", "consistent with");
+		osp_json_kbool(j, "fs_unknown", lb[i].fs_unknown);
+		osp_json_kstr(j, "calibration_item", lb[i].item);
+		osp_json_kdbl(j, "calib_ns", "%.0f", lb[i].calib_ns);
+		osp_json_kdbl(j, "calib_lo_ns", "%.0f", lb[i].calib_lo_ns);
+		osp_json_kdbl(j, "calib_hi_ns", "%.0f", lb[i].calib_hi_ns);
+		osp_json_kstr(j, "evidence", lb[i].evidence);
+		osp_json_obj_end(j);
+	}
+	osp_json_arr_end(j);
+}
+
+static void json_preempt(struct osp_json *j, const struct osp_preempt_peak *r)
+{
+	static const char *const ev[] = {"model", "split", "offcpu"};
+	osp_json_kdbl(j, "preempt_predicted", "%.2f", r->predicted);
+	osp_json_kbool(j, "preempt_model_fits", r->model_fits);
+	osp_json_kstr(j, "preempt_evidence", ev[r->evidence]);
+	/* explained is a measured verdict: null without measurement. */
+	if (r->evidence == OSP_PREEMPT_EV_MODEL) {
+		osp_json_key(j, "preempt_explained");
+		osp_json_null(j);
+		return;
+	}
+	osp_json_ku64(j, "preempt_measured", r->measured);
+	osp_json_ku64(j, "preempt_calls", r->calls);
+	osp_json_kbool(j, "preempt_explained", r->explained);
+}
+
 void osp_print_peaks_json(FILE *out, const struct osp_profile *p, const struct osp_set *calib,
                           const struct osp_preempt_view *pv)
 {
 	struct peaks ps;
+	struct osp_json j;
 	if (peaks_get(p, pv, &ps))
 		return;
-	fputc('{', out);
-	osp_json_profile_key(out, p);
-	fprintf(out, ",\"unit\":\"%s\",\"count\":%" PRIu64 ",\"total\":%" PRIu64,
-	        osp_unit_name(p->unit), p->hist.count, p->hist.total);
-	if (pv && p->unit == OSP_UNIT_NS)
-		fprintf(out,
-		        ",\"preemption\":{\"quantum_ns\":%" PRIu64
-		        ",\"nprocs\":%u,\"source\":\"%s\",\"predicted_total\":%.2f}",
-		        pv->quantum_ns, pv->nprocs, pv->source,
-		        osp_preempt_total(&p->hist, pv->quantum_ns, pv->nprocs));
+	osp_json_init(&j, out);
+	osp_json_obj(&j);
+	osp_json_profile_key(&j, p);
+	osp_json_kstr(&j, "unit", osp_unit_name(p->unit));
+	osp_json_ku64(&j, "count", p->hist.count);
+	osp_json_ku64(&j, "total", p->hist.total);
+	if (pv && p->unit == OSP_UNIT_NS) {
+		osp_json_kobj(&j, "preemption");
+		osp_json_ku64(&j, "quantum_ns", pv->quantum_ns);
+		osp_json_ku64(&j, "nprocs", pv->nprocs);
+		osp_json_kstr(&j, "source", pv->source);
+		osp_json_kdbl(&j, "predicted_total", "%.2f",
+		              osp_preempt_total(&p->hist, pv->quantum_ns, pv->nprocs));
+		osp_json_obj_end(&j);
+	}
 	uint64_t in = 0;
 	for (unsigned i = 0; i < ps.n; i++)
 		in += ps.pk[i].count;
 	/* Calls in outlier hills, which belong to no peak. */
-	fprintf(out, ",\"outliers\":%" PRIu64, p->hist.count - in);
-	fputs(",\"peaks\":[", out);
+	osp_json_ku64(&j, "outliers", p->hist.count - in);
+	osp_json_karr(&j, "peaks");
 	for (unsigned i = 0; i < ps.n; i++) {
 		const struct osp_peak *k = &ps.pk[i];
-		fprintf(out,
-		        "%s{\"index\":%u,\"first_bucket\":%d,\"last_bucket\":%d,\"lo_ns\":%" PRIu64
-		        ",\"hi_ns\":%" PRIu64 ",\"count\":%" PRIu64
-		        ",\"mean_ns\":%.0f,\"share_ops\":%.6f,\"share_lat\":%.6f",
-		        i ? "," : "", i + 1, (int)k->first - 1, (int)k->last - 1, k->lo_ns,
-		        k->hi_ns, k->count, k->mean_ns, k->share_ops, k->share_lat);
+		osp_json_obj(&j);
+		osp_json_ku64(&j, "index", i + 1);
+		osp_json_ki64(&j, "first_bucket", (int)k->first - 1);
+		osp_json_ki64(&j, "last_bucket", (int)k->last - 1);
+		osp_json_ku64(&j, "lo_ns", k->lo_ns);
+		osp_json_ku64(&j, "hi_ns", k->hi_ns);
+		osp_json_ku64(&j, "count", k->count);
+		osp_json_kdbl(&j, "mean_ns", "%.0f", k->mean_ns);
+		osp_json_kdbl(&j, "share_ops", "%.6f", k->share_ops);
+		osp_json_kdbl(&j, "share_lat", "%.6f", k->share_lat);
 		struct osp_peak_label lb[MAX_MATCH];
-		unsigned nm = osp_label_peak(calib, p, k, lb, MAX_MATCH);
-		fputs(",\"matches\":[", out);
-		for (unsigned j = 0; j < nm; j++) {
-			fputs(j ? ",\"" : "\"", out);
-			osp_json_string(out, lb[j].label);
-			fputc('"', out);
-		}
-		/* Each label with the calibration item and the evidence. */
-		fputs("],\"labels\":[", out);
-		for (unsigned j = 0; j < nm; j++) {
-			fprintf(out, "%s{\"label\":\"", j ? "," : "");
-			osp_json_string(out, lb[j].label);
-			fprintf(out,
-			        "\",\"wording\":\"consistent with\",\"fs_unknown\":%s,"
-			        "\"calibration_item\":\"%s\","
-			        "\"calib_ns\":%.0f,\"calib_lo_ns\":%.0f,\"calib_hi_ns\":%.0f,"
-			        "\"evidence\":\"",
-			        lb[j].fs_unknown ? "true" : "false", lb[j].item, lb[j].calib_ns,
-			        lb[j].calib_lo_ns, lb[j].calib_hi_ns);
-			osp_json_string(out, lb[j].evidence);
-			fputs("\"}", out);
-		}
-		fputc(']', out);
-		if (pv && p->unit == OSP_UNIT_NS) {
-			static const char *const ev[] = {"model", "split", "offcpu"};
-			const struct osp_preempt_peak *r = &ps.pre[i];
-			fprintf(out,
-			        ",\"preempt_predicted\":%.2f,\"preempt_model_fits\":%s"
-			        ",\"preempt_evidence\":\"%s\"",
-			        r->predicted, r->model_fits ? "true" : "false", ev[r->evidence]);
-			/* explained is a measured verdict: null without measurement. */
-			if (r->evidence == OSP_PREEMPT_EV_MODEL)
-				fputs(",\"preempt_explained\":null", out);
-			else
-				fprintf(out,
-				        ",\"preempt_measured\":%" PRIu64
-				        ",\"preempt_calls\":%" PRIu64 ",\"preempt_explained\":%s",
-				        r->measured, r->calls, r->explained ? "true" : "false");
-		}
-		fputc('}', out);
+		json_labels(&j, lb, osp_label_peak(calib, p, k, lb, MAX_MATCH));
+		if (pv && p->unit == OSP_UNIT_NS)
+			json_preempt(&j, &ps.pre[i]);
+		osp_json_obj_end(&j);
 	}
-	fputs("]}\n", out);
+	osp_json_arr_end(&j);
+	osp_json_obj_end(&j);
+	osp_json_line(&j);
 	peaks_free(&ps);
 }
 

@@ -8,32 +8,17 @@
 #include "render/vmodel.h"
 #include "html_assets.h"
 
-/* JSON string safe inside <script>: '<' and '&' are escaped too, so no
- * "</script>" or "<!--" can appear in the data. */
-static void js_str(FILE *f, const char *s)
+/* A number for the page's script: JSON has no NaN or Infinity, and the
+ * views read a missing number as 0. */
+static void num(struct osp_json *j, double v)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == '<' || *p == '>' || *p == '&' || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	osp_json_dbl(j, "%.6g", v != v || v > 1e300 || v < -1e300 ? 0 : v);
 }
 
-static void js_num(FILE *f, double v)
-{
-	/* JSON has no NaN or Infinity. */
-	if (v != v || v > 1e300 || v < -1e300)
-		v = 0;
-	fprintf(f, "%.6g", v);
-}
-
-/* Non-empty span of b as FIRST<sep>[counts...]. */
-static void buckets_json(FILE *f, const uint64_t *b, unsigned n, const char *sep)
+/* The non-empty span of b: its first index (0 when empty), then the array
+ * of its counts; as the value of key (with "b" for the counts) or as two
+ * values of an array when key is NULL. */
+static void buckets_json(struct osp_json *j, const char *key, const uint64_t *b, unsigned n)
 {
 	int first = -1, last = -1;
 	for (unsigned i = 0; i < n; i++)
@@ -42,73 +27,79 @@ static void buckets_json(FILE *f, const uint64_t *b, unsigned n, const char *sep
 				first = (int)i;
 			last = (int)i;
 		}
-	if (first < 0) {
-		fprintf(f, "0%s[]", sep);
-		return;
-	}
-	fprintf(f, "%d%s[", first, sep);
-	for (int i = first; i <= last; i++)
-		fprintf(f, "%s%llu", i > first ? "," : "", (unsigned long long)b[i]);
-	fputc(']', f);
+	if (key)
+		osp_json_key(j, key);
+	osp_json_u64(j, first < 0 ? 0 : (uint64_t)first);
+	if (key)
+		osp_json_key(j, "b");
+	osp_json_arr(j);
+	for (int i = first; first >= 0 && i <= last; i++)
+		osp_json_u64(j, b[i]);
+	osp_json_arr_end(j);
 }
 
-static void profile_json(FILE *f, const struct osp_set *s, const struct osp_profile *p,
+static void peaks_json(struct osp_json *j, const struct osp_vm_stats *st)
+{
+	osp_json_karr(j, "pk");
+	for (unsigned k = 0; k < st->npeaks; k++) {
+		const struct osp_vm_peak *pk = &st->peaks[k];
+		osp_json_arr(j);
+		osp_json_u64(j, pk->lo);
+		osp_json_u64(j, pk->hi);
+		osp_json_u64(j, pk->mode);
+		osp_json_u64(j, pk->count);
+		num(j, pk->mean);
+		num(j, pk->share_ops);
+		num(j, pk->share_lat);
+		osp_json_str(j, pk->note);
+		osp_json_arr_end(j);
+	}
+	osp_json_arr_end(j);
+}
+
+static void profile_json(struct osp_json *j, const struct osp_set *s, const struct osp_profile *p,
                          const struct osp_vm_totals *tot, int slices)
 {
 	struct osp_vm_stats st;
 	struct osp_vm_note nt[OSP_VM_MAX_NOTES];
 	osp_vm_stats(p, tot, &st);
 	unsigned nn = osp_vm_notes(s, p, nt, OSP_VM_MAX_NOTES);
-	fputs("{\"l\":", f);
-	js_str(f, p->layer);
-	fputs(",\"o\":", f);
-	js_str(f, p->op);
-	fputs(",\"d\":{", f);
-	for (unsigned i = 0; i < p->ndims; i++) {
-		if (i)
-			fputc(',', f);
-		js_str(f, p->dims[i].name);
-		fputc(':', f);
-		js_str(f, p->dims[i].value);
-	}
-	fprintf(f, "},\"u\":\"%s\",\"c\":%llu,\"t\":%llu,\"mn\":%llu,\"mx\":%llu,\"mean\":%llu,",
-	        osp_unit_name(p->unit), (unsigned long long)st.count, (unsigned long long)st.total,
-	        (unsigned long long)(p->hist.count ? p->hist.min : 0),
-	        (unsigned long long)p->hist.max, (unsigned long long)st.mean);
-	fprintf(f, "\"p50\":%llu,\"p99\":%llu,\"sh\":", (unsigned long long)st.p50,
-	        (unsigned long long)st.p99);
-	js_num(f, st.share);
-	fputs(",\"f\":", f);
-	buckets_json(f, p->hist.buckets, p->hist.nbuckets, ",\"b\":");
-	fputs(",\"pk\":[", f);
-	for (unsigned k = 0; k < st.npeaks; k++) {
-		const struct osp_vm_peak *pk = &st.peaks[k];
-		fprintf(f, "%s[%u,%u,%u,%llu,", k ? "," : "", pk->lo, pk->hi, pk->mode,
-		        (unsigned long long)pk->count);
-		js_num(f, pk->mean);
-		fputc(',', f);
-		js_num(f, pk->share_ops);
-		fputc(',', f);
-		js_num(f, pk->share_lat);
-		fputc(',', f);
-		js_str(f, pk->note);
-		fputc(']', f);
-	}
-	fputs("],\"nt\":[", f);
+	osp_json_obj(j);
+	osp_json_kstr(j, "l", p->layer);
+	osp_json_kstr(j, "o", p->op);
+	osp_json_kobj(j, "d");
+	for (unsigned i = 0; i < p->ndims; i++)
+		osp_json_kstr(j, p->dims[i].name, p->dims[i].value);
+	osp_json_obj_end(j);
+	osp_json_kstr(j, "u", osp_unit_name(p->unit));
+	osp_json_ku64(j, "c", st.count);
+	osp_json_ku64(j, "t", st.total);
+	osp_json_ku64(j, "mn", p->hist.count ? p->hist.min : 0);
+	osp_json_ku64(j, "mx", p->hist.max);
+	osp_json_ku64(j, "mean", st.mean);
+	osp_json_ku64(j, "p50", st.p50);
+	osp_json_ku64(j, "p99", st.p99);
+	osp_json_key(j, "sh");
+	num(j, st.share);
+	buckets_json(j, "f", p->hist.buckets, p->hist.nbuckets);
+	peaks_json(j, &st);
+	osp_json_karr(j, "nt");
 	for (unsigned k = 0; k < nn; k++) {
-		fputs(k ? ",[" : "[", f);
-		js_num(f, nt[k].value);
-		fputc(',', f);
-		js_str(f, nt[k].label);
-		fputc(']', f);
+		osp_json_arr(j);
+		num(j, nt[k].value);
+		osp_json_str(j, nt[k].label);
+		osp_json_arr_end(j);
 	}
-	fputs("],\"s\":[", f);
+	osp_json_arr_end(j);
+	osp_json_karr(j, "s");
 	for (size_t i = 0; slices && i < p->nslices; i++) {
-		fprintf(f, "%s[%llu,", i ? "," : "", (unsigned long long)p->slices[i].index);
-		buckets_json(f, p->slices[i].buckets, p->hist.nbuckets, ",");
-		fputc(']', f);
+		osp_json_arr(j);
+		osp_json_u64(j, p->slices[i].index);
+		buckets_json(j, NULL, p->slices[i].buckets, p->hist.nbuckets);
+		osp_json_arr_end(j);
 	}
-	fputs("]}", f);
+	osp_json_arr_end(j);
+	osp_json_obj_end(j);
 }
 
 struct pidx {
@@ -170,38 +161,44 @@ static size_t pick_heatmaps(const struct osp_set *s, unsigned max_heat, char *fl
 	return picked;
 }
 
-static void set_json(FILE *f, const struct osp_set *s, const char *name, int heat,
+static void set_json(struct osp_json *j, const struct osp_set *s, const char *name, int heat,
                      unsigned max_heat)
 {
-	fputs("{\"name\":", f);
-	js_str(f, name ? name : "");
-	fprintf(f, ",\"r\":%u,\"slice_ns\":%llu,\"meta\":[", s->r, (unsigned long long)s->slice_ns);
+	osp_json_obj(j);
+	osp_json_kstr(j, "name", name ? name : "");
+	osp_json_ku64(j, "r", s->r);
+	osp_json_ku64(j, "slice_ns", s->slice_ns);
+	osp_json_karr(j, "meta");
 	for (size_t i = 0; i < s->nmeta; i++) {
-		fputs(i ? ",[" : "[", f);
-		js_str(f, s->meta[i].key);
-		fputc(',', f);
-		js_str(f, s->meta[i].value);
-		fputc(']', f);
+		osp_json_arr(j);
+		osp_json_str(j, s->meta[i].key);
+		osp_json_str(j, s->meta[i].value);
+		osp_json_arr_end(j);
 	}
+	osp_json_arr_end(j);
 	struct osp_vm_totals tot;
 	osp_vm_totals(s, &tot);
-	fprintf(f, "],\"total\":%llu,\"edges\":[", (unsigned long long)osp_set_total(s));
+	osp_json_ku64(j, "total", osp_set_total(s));
+	osp_json_karr(j, "edges");
 	for (unsigned i = 0; i < osp_nbuckets(s->r); i++)
-		fprintf(f, "%s%llu", i ? "," : "", (unsigned long long)osp_bucket_lo(i, s->r));
+		osp_json_u64(j, osp_bucket_lo(i, s->r));
+	osp_json_arr_end(j);
 	char *flags = calloc(s->n ? s->n : 1, 1);
 	size_t nsliced = 0,
 	       picked = heat && flags ? pick_heatmaps(s, max_heat, flags, &nsliced) : 0;
-	fprintf(f, "],\"sliced\":%zu,\"heat\":%zu,\"profiles\":[\n", nsliced, picked);
-	for (size_t i = 0; i < s->n; i++) {
-		if (i)
-			fputs(",\n", f);
-		profile_json(f, s, s->profiles[i], &tot, flags && flags[i]);
-	}
-	fputs("]}", f);
+	osp_json_ku64(j, "sliced", nsliced);
+	osp_json_ku64(j, "heat", picked);
+	osp_json_karr(j, "profiles");
+	osp_json_raw(j, "\n");
+	osp_json_lines(j);
+	for (size_t i = 0; i < s->n; i++)
+		profile_json(j, s, s->profiles[i], &tot, flags && flags[i]);
+	osp_json_arr_end(j);
+	osp_json_obj_end(j);
 	free(flags);
 }
 
-static int diff_json(FILE *f, const struct osp_set *a, const struct osp_set *b)
+static int diff_json(struct osp_json *j, const struct osp_set *a, const struct osp_set *b)
 {
 	struct osp_vm_diff *d = NULL;
 	long n = osp_vm_diff(a, b, &d);
@@ -212,18 +209,20 @@ static int diff_json(FILE *f, const struct osp_set *a, const struct osp_set *b)
 		free(ib);
 		return -1;
 	}
-	fputs("[\n", f);
+	osp_json_arr(j);
+	osp_json_raw(j, "\n");
+	osp_json_lines(j);
 	for (long k = 0; k < n; k++) {
-		fprintf(f, "%s{\"a\":%ld,\"b\":%ld,\"score\":", k ? ",\n" : "",
-		        index_of(ia, a->n, d[k].a), index_of(ib, b->n, d[k].b));
-		js_num(f, d[k].score);
-		fputs(",\"verdict\":", f);
-		js_str(f, d[k].verdict ? d[k].verdict : "");
-		fputs(",\"reason\":", f);
-		js_str(f, d[k].reason);
-		fputc('}', f);
+		osp_json_obj(j);
+		osp_json_ki64(j, "a", index_of(ia, a->n, d[k].a));
+		osp_json_ki64(j, "b", index_of(ib, b->n, d[k].b));
+		osp_json_key(j, "score");
+		num(j, d[k].score);
+		osp_json_kstr(j, "verdict", d[k].verdict ? d[k].verdict : "");
+		osp_json_kstr(j, "reason", d[k].reason);
+		osp_json_obj_end(j);
 	}
-	fputs("]", f);
+	osp_json_arr_end(j);
 	free(d);
 	free(ia);
 	free(ib);
@@ -246,22 +245,56 @@ static const char *upto_marker(FILE *f, const char *t, const char *end, const ch
 	return close ? close + 3 : NULL;
 }
 
-static void rootcause_json(FILE *f, const struct osp_folded_set *rc, const char *name)
+static void rootcause_json(struct osp_json *j, const struct osp_folded_set *rc, const char *name)
 {
-	fputs("{\"name\":", f);
-	js_str(f, name ? name : "");
-	fputs(",\"paths\":[", f);
+	osp_json_obj(j);
+	osp_json_kstr(j, "name", name ? name : "");
+	osp_json_karr(j, "paths");
+	osp_json_lines(j);
 	for (size_t i = 0; i < rc->n; i++) {
-		fputs(i ? ",\n[" : "[", f);
-		js_str(f, rc->e[i].path);
-		fprintf(f, ",%llu]", (unsigned long long)rc->e[i].count);
+		osp_json_arr(j);
+		osp_json_str(j, rc->e[i].path);
+		osp_json_u64(j, rc->e[i].count);
+		osp_json_arr_end(j);
 	}
-	fputs("]}", f);
+	osp_json_arr_end(j);
+	osp_json_obj_end(j);
+}
+
+/* The data object the page's script reads (docs/views.md). */
+static int data_json(FILE *f, const struct osp_set *a, const struct osp_html_opts *o)
+{
+	struct osp_json j;
+	osp_json_init(&j, f);
+	j.script_safe = 1;
+	osp_json_obj(&j);
+	osp_json_ku64(&j, "version", 1);
+	osp_json_key(&j, "a");
+	set_json(&j, a, o->name_a, 1, o->max_heatmaps);
+	osp_json_lines(&j); /* "b", "diff" and "rc" start a line each */
+	osp_json_key(&j, "b");
+	if (o->b)
+		set_json(&j, o->b, o->name_b, 0, 0); /* heat maps are A's */
+	else
+		osp_json_null(&j);
+	osp_json_key(&j, "diff");
+	if (!o->b) {
+		osp_json_arr(&j);
+		osp_json_arr_end(&j);
+	} else if (diff_json(&j, a, o->b) < 0) {
+		return -1;
+	}
+	osp_json_key(&j, "rc");
+	if (o->rootcause)
+		rootcause_json(&j, o->rootcause, o->rootcause_name);
+	else
+		osp_json_null(&j);
+	osp_json_obj_end(&j);
+	return 0;
 }
 
 int osp_render_html(FILE *f, const struct osp_set *a, const struct osp_html_opts *o)
 {
-	const struct osp_set *b = o->b;
 	const char *t = (const char *)render_html_report_html;
 	osp_vm_set_calibration(o->calib);
 	const char *end = t + render_html_report_html_len, *name = NULL;
@@ -271,24 +304,8 @@ int osp_render_html(FILE *f, const struct osp_set *a, const struct osp_html_opts
 		} else if (!strncmp(name, "JS", 2)) {
 			fwrite(render_html_report_js, 1, render_html_report_js_len, f);
 		} else if (!strncmp(name, "DATA", 4)) {
-			fputs("{\"version\":1,\"a\":", f);
-			set_json(f, a, o->name_a, 1, o->max_heatmaps);
-			fputs(",\n\"b\":", f);
-			if (b)
-				set_json(f, b, o->name_b, 0, 0); /* heat maps are A's */
-			else
-				fputs("null", f);
-			fputs(",\n\"diff\":", f);
-			if (!b)
-				fputs("[]", f);
-			else if (diff_json(f, a, b) < 0)
+			if (data_json(f, a, o) < 0)
 				return -1;
-			fputs(",\n\"rc\":", f);
-			if (o->rootcause)
-				rootcause_json(f, o->rootcause, o->rootcause_name);
-			else
-				fputs("null", f);
-			fputs("}", f);
 		}
 	}
 	return ferror(f) ? -1 : 0;

@@ -3,162 +3,165 @@
 #include <osprof/analysis.h>
 #include <osprof/render.h>
 
-/* Control characters, DEL and the C1 controls (UTF-8 C2 80..C2 9F) as
- * \uXXXX: JSON output never carries a raw control sequence, so the
- * terminal-safe stdout (cli/term_safe.c) passes it through unchanged. */
-void osp_json_string(FILE *out, const char *s)
-{
-	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-		if (*c == '"' || *c == '\\')
-			fprintf(out, "\\%c", *c);
-		else if (*c < 0x20 || *c == 0x7f)
-			fprintf(out, "\\u%04x", *c);
-		else if (*c == 0xc2 && c[1] >= 0x80 && c[1] <= 0x9f)
-			fprintf(out, "\\u%04x", *++c);
-		else
-			fputc(*c, out);
-	}
-}
-
 /* "dims":{"name":"value",...} */
-static void json_dims(FILE *out, const struct osp_dim *d, unsigned n)
+static void json_dims(struct osp_json *j, const struct osp_dim *d, unsigned n)
 {
-	fputs("\"dims\":{", out);
-	for (unsigned i = 0; i < n; i++) {
-		fputs(i ? ",\"" : "\"", out);
-		osp_json_string(out, d[i].name);
-		fputs("\":\"", out);
-		osp_json_string(out, d[i].value);
-		fputc('"', out);
-	}
-	fputc('}', out);
+	osp_json_kobj(j, "dims");
+	for (unsigned i = 0; i < n; i++)
+		osp_json_kstr(j, d[i].name, d[i].value);
+	osp_json_obj_end(j);
 }
 
-void osp_json_profile_key(FILE *out, const struct osp_profile *p)
+void osp_json_profile_key(struct osp_json *j, const struct osp_profile *p)
 {
-	fputs("\"layer\":\"", out);
-	osp_json_string(out, p->layer);
-	fputs("\",\"op\":\"", out);
-	osp_json_string(out, p->op);
-	fputs("\",", out);
-	json_dims(out, p->dims, p->ndims);
+	osp_json_kstr(j, "layer", p->layer);
+	osp_json_kstr(j, "op", p->op);
+	json_dims(j, p->dims, p->ndims);
 }
 
-static void json_parent_key(FILE *out, const struct osp_parent *q)
+static void json_parent_key(struct osp_json *j, const struct osp_parent *q)
 {
-	fputs("{\"layer\":\"", out);
-	osp_json_string(out, q->layer);
-	if (q->op) {
-		fputs("\",\"op\":\"", out);
-		osp_json_string(out, q->op);
-		fputs("\",", out);
-	} else {
-		fputs("\",\"op\":null,", out); /* outside any op of that layer */
-	}
-	json_dims(out, q->dims, q->ndims);
-	fputc('}', out);
+	osp_json_kobj(j, "outer");
+	osp_json_kstr(j, "layer", q->layer);
+	osp_json_kstr(j, "op", q->op); /* null: outside any op of that layer */
+	json_dims(j, q->dims, q->ndims);
+	osp_json_obj_end(j);
+}
+
+/* "calls":N,"inner_calls":M */
+static void nesting_calls(struct osp_json *j, uint64_t calls, uint64_t inner_calls)
+{
+	osp_json_ku64(j, "calls", calls);
+	osp_json_ku64(j, "inner_calls", inner_calls);
 }
 
 void osp_render_nesting_json(FILE *out, const struct osp_set *s, const struct osp_nest_hint *h,
                              size_t nh)
 {
+	struct osp_json j;
+	osp_json_init(&j, out);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct osp_profile *p = s->profiles[i];
 		for (size_t k = 0; k < p->nparents; k++) {
 			const struct osp_parent *q = &p->parents[k];
-			fputs("{\"type\":\"nesting\",\"outer\":", out);
-			json_parent_key(out, q);
-			fputs(",\"inner\":{", out);
-			osp_json_profile_key(out, p);
-			fprintf(out,
-			        "},\"calls\":%" PRIu64 ",\"inner_calls\":%" PRIu64
-			        ",\"evidence\":\"measured\"}\n",
-			        q->count, osp_profile_parent_total(p, q->layer));
+			osp_json_obj(&j);
+			osp_json_kstr(&j, "type", "nesting");
+			json_parent_key(&j, q);
+			osp_json_kobj(&j, "inner");
+			osp_json_profile_key(&j, p);
+			osp_json_obj_end(&j);
+			nesting_calls(&j, q->count, osp_profile_parent_total(p, q->layer));
+			osp_json_kstr(&j, "evidence", "measured");
+			osp_json_obj_end(&j);
+			osp_json_line(&j);
 		}
 	}
 	for (size_t i = 0; i < nh; i++) {
-		fputs("{\"type\":\"nesting\",\"outer\":{", out);
-		osp_json_profile_key(out, h[i].outer);
-		fputs("},\"inner\":{", out);
-		osp_json_profile_key(out, h[i].inner);
-		fprintf(out,
-		        "},\"calls\":%" PRIu64 ",\"inner_calls\":%" PRIu64
-		        ",\"outer_peaks\":[%u,%u],\"outer_peak_calls\":%" PRIu64
-		        ",\"evidence\":\"count\"}\n",
-		        h[i].inner_count, h[i].inner->hist.count, h[i].peak_first, h[i].peak_last,
-		        h[i].outer_count);
+		osp_json_obj(&j);
+		osp_json_kstr(&j, "type", "nesting");
+		osp_json_kobj(&j, "outer");
+		osp_json_profile_key(&j, h[i].outer);
+		osp_json_obj_end(&j);
+		osp_json_kobj(&j, "inner");
+		osp_json_profile_key(&j, h[i].inner);
+		osp_json_obj_end(&j);
+		nesting_calls(&j, h[i].inner_count, h[i].inner->hist.count);
+		osp_json_karr(&j, "outer_peaks");
+		osp_json_u64(&j, h[i].peak_first);
+		osp_json_u64(&j, h[i].peak_last);
+		osp_json_arr_end(&j);
+		osp_json_ku64(&j, "outer_peak_calls", h[i].outer_count);
+		osp_json_kstr(&j, "evidence", "count");
+		osp_json_obj_end(&j);
+		osp_json_line(&j);
 	}
 }
 
-static void json_buckets(FILE *out, const struct osp_hist *h, const uint64_t *b)
+/* The non-empty buckets: [{"index":I,("b":B,)"lo_ns":..,"hi_ns":..,"count":N},...] */
+static void json_buckets(struct osp_json *j, const struct osp_hist *h, const uint64_t *b,
+                         int with_b)
 {
-	int first = 1;
-	fputc('[', out);
+	osp_json_arr(j);
 	for (unsigned i = 0; i < h->nbuckets; i++) {
 		if (!b[i])
 			continue;
+		osp_json_obj(j);
+		osp_json_ku64(j, "index", i);
 		/* index: the file's bucket index; b: the bucket number that
 		 * `osprof peaks` prints and `--peaks` takes (index - 1). */
-		fprintf(out,
-		        "%s{\"index\":%u,\"b\":%d,\"lo_ns\":%" PRIu64 ",\"hi_ns\":%" PRIu64
-		        ",\"count\":%" PRIu64 "}",
-		        first ? "" : ",", i, (int)i - 1, osp_bucket_lo(i, h->r),
-		        osp_bucket_hi(i, h->r), b[i]);
-		first = 0;
+		if (with_b)
+			osp_json_ki64(j, "b", (int)i - 1);
+		osp_json_ku64(j, "lo_ns", osp_bucket_lo(i, h->r));
+		osp_json_ku64(j, "hi_ns", osp_bucket_hi(i, h->r));
+		osp_json_ku64(j, "count", b[i]);
+		osp_json_obj_end(j);
 	}
-	fputc(']', out);
+	osp_json_arr_end(j);
 }
 
 /* The first record: the set's metadata once (host, command, losses, ...),
  * so a consumer of the stream knows where and how it was measured. */
-static void json_meta(FILE *out, const struct osp_set *s, size_t n)
+static void json_meta(struct osp_json *j, const struct osp_set *s, size_t n)
 {
-	fprintf(out,
-	        "{\"type\":\"meta\",\"r\":%u,\"slice_ns\":%" PRIu64
-	        ",\"profiles\":%zu,\"profiles_in_file\":%zu,\"meta\":{",
-	        s->r, s->slice_ns, n, s->n);
-	for (size_t i = 0; i < s->nmeta; i++) {
-		fputs(i ? ",\"" : "\"", out);
-		osp_json_string(out, s->meta[i].key);
-		fputs("\":\"", out);
-		osp_json_string(out, s->meta[i].value);
-		fputc('"', out);
+	osp_json_obj(j);
+	osp_json_kstr(j, "type", "meta");
+	osp_json_ku64(j, "r", s->r);
+	osp_json_ku64(j, "slice_ns", s->slice_ns);
+	osp_json_ku64(j, "profiles", n);
+	osp_json_ku64(j, "profiles_in_file", s->n);
+	osp_json_kobj(j, "meta");
+	for (size_t i = 0; i < s->nmeta; i++)
+		osp_json_kstr(j, s->meta[i].key, s->meta[i].value);
+	osp_json_obj_end(j);
+	osp_json_obj_end(j);
+	osp_json_line(j);
+}
+
+static void json_profile(struct osp_json *j, const struct osp_set *s, const struct osp_profile *p,
+                         const struct osp_report_opts *o)
+{
+	const struct osp_hist *h = &p->hist;
+	char key[48];
+	osp_json_obj(j);
+	osp_json_kstr(j, "type", "profile");
+	osp_json_profile_key(j, p);
+	osp_json_kstr(j, "unit", osp_unit_name(p->unit));
+	osp_json_ku64(j, "r", h->r);
+	osp_json_ku64(j, "count", h->count);
+	osp_json_ku64(j, "total_ns", h->total);
+	osp_json_ku64(j, "min_ns", h->count ? h->min : 0);
+	osp_json_ku64(j, "max_ns", h->max);
+	for (unsigned k = 0; k < o->npcts; k++) {
+		snprintf(key, sizeof(key), "p%g_ns", o->pcts[k]);
+		osp_json_ku64(j, key, osp_hist_quantile(h, o->pcts[k] / 100.0));
 	}
-	fputs("}}\n", out);
+	osp_json_key(j, "buckets");
+	json_buckets(j, h, h->buckets, 1);
+	if (p->nslices) {
+		osp_json_ku64(j, "slice_ns", s->slice_ns);
+		osp_json_karr(j, "slices");
+		for (size_t k = 0; k < p->nslices; k++) {
+			osp_json_obj(j);
+			osp_json_ku64(j, "index", p->slices[k].index);
+			osp_json_key(j, "buckets");
+			json_buckets(j, h, p->slices[k].buckets, 1);
+			osp_json_obj_end(j);
+		}
+		osp_json_arr_end(j);
+	}
+	osp_json_obj_end(j);
+	osp_json_line(j);
 }
 
 void osp_render_json(FILE *out, struct osp_set *s, const struct osp_report_opts *o)
 {
+	struct osp_json j;
+	osp_json_init(&j, out);
 	osp_set_sort_by_total(s);
 	size_t n = o->top && o->top < s->n ? o->top : s->n;
-	json_meta(out, s, n);
-	for (size_t i = 0; i < n; i++) {
-		const struct osp_profile *p = s->profiles[i];
-		const struct osp_hist *h = &p->hist;
-		fputs("{\"type\":\"profile\",", out);
-		osp_json_profile_key(out, p);
-		fprintf(out,
-		        ",\"unit\":\"%s\",\"r\":%u,\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
-		        ",\"min_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64,
-		        osp_unit_name(p->unit), h->r, h->count, h->total, h->count ? h->min : 0,
-		        h->max);
-		for (unsigned j = 0; j < o->npcts; j++)
-			fprintf(out, ",\"p%g_ns\":%" PRIu64, o->pcts[j],
-			        osp_hist_quantile(h, o->pcts[j] / 100.0));
-		fputs(",\"buckets\":", out);
-		json_buckets(out, h, h->buckets);
-		if (p->nslices) {
-			fprintf(out, ",\"slice_ns\":%" PRIu64 ",\"slices\":[", s->slice_ns);
-			for (size_t j = 0; j < p->nslices; j++) {
-				fprintf(out, "%s{\"index\":%" PRIu64 ",\"buckets\":", j ? "," : "",
-				        p->slices[j].index);
-				json_buckets(out, h, p->slices[j].buckets);
-				fputc('}', out);
-			}
-			fputc(']', out);
-		}
-		fputs("}\n", out);
-	}
+	json_meta(&j, s, n);
+	for (size_t i = 0; i < n; i++)
+		json_profile(&j, s, s->profiles[i], o);
 }
 
 static void csv_field(FILE *out, const char *s)
@@ -257,42 +260,42 @@ void osp_render_csv(FILE *out, struct osp_set *s, const struct osp_report_opts *
 
 /* osprof netfs --json */
 
-static void netfs_json_hist(FILE *out, const char *name, const struct osp_hist *h)
+static void netfs_json_hist(struct osp_json *j, const char *name, const struct osp_hist *h)
 {
-	fprintf(out, ",\"%s\":{\"count\":%llu,\"total_ns\":%llu,\"buckets\":[", name,
-	        (unsigned long long)h->count, (unsigned long long)h->total);
-	int first = 1;
-	for (unsigned b = 0; b < h->nbuckets; b++)
-		if (h->buckets[b]) {
-			fprintf(out,
-			        "%s{\"index\":%u,\"lo_ns\":%llu,\"hi_ns\":%llu,\"count\":%llu}",
-			        first ? "" : ",", b, (unsigned long long)osp_bucket_lo(b, h->r),
-			        (unsigned long long)osp_bucket_hi(b, h->r),
-			        (unsigned long long)h->buckets[b]);
-			first = 0;
-		}
-	fprintf(out, "]}");
+	osp_json_kobj(j, name);
+	osp_json_ku64(j, "count", h->count);
+	osp_json_ku64(j, "total_ns", h->total);
+	osp_json_key(j, "buckets");
+	json_buckets(j, h, h->buckets, 0);
+	osp_json_obj_end(j);
 }
 
 void osp_print_netfs_json(FILE *out, const struct osp_netfs_class *c, int n)
 {
+	struct osp_json j;
+	osp_json_init(&j, out);
 	for (int i = 0; i < n; i++) {
-		fprintf(out, "{\"type\":\"netfs\",\"class\":\"");
-		osp_json_string(out, c[i].name);
-		fprintf(out,
-		        "\",\"server_layer\":\"%s\",\"rpcs_per_op\":%.4f,\"server_share\":%.4f,"
-		        "\"remainder_mean_ns\":%.0f",
-		        c[i].server_layer, c[i].rpcs_per_op, c[i].server_share, c[i].remainder_ns);
+		osp_json_obj(&j);
+		osp_json_kstr(&j, "type", "netfs");
+		osp_json_kstr(&j, "class", c[i].name);
+		osp_json_kstr(&j, "server_layer", c[i].server_layer);
+		osp_json_kdbl(&j, "rpcs_per_op", "%.4f", c[i].rpcs_per_op);
+		osp_json_kdbl(&j, "server_share", "%.4f", c[i].server_share);
+		osp_json_kdbl(&j, "remainder_mean_ns", "%.0f", c[i].remainder_ns);
 		if (c[i].nfs)
-			fprintf(out, ",\"client_rpcs\":%llu", (unsigned long long)c[i].client_rpcs);
-		netfs_json_hist(out, "client", &c[i].client);
-		netfs_json_hist(out, "server", &c[i].server);
-		netfs_json_hist(out, "remainder_estimate", &c[i].remainder);
-		fprintf(out, ",\"network_peaks\":[");
-		for (unsigned k = 0; k < c[i].net_peaks; k++)
-			fprintf(out, "%s{\"lo_ns\":%llu,\"hi_ns\":%llu}", k ? "," : "",
-			        (unsigned long long)c[i].net_peak_lo[k],
-			        (unsigned long long)c[i].net_peak_hi[k]);
-		fprintf(out, "]}\n");
+			osp_json_ku64(&j, "client_rpcs", c[i].client_rpcs);
+		netfs_json_hist(&j, "client", &c[i].client);
+		netfs_json_hist(&j, "server", &c[i].server);
+		netfs_json_hist(&j, "remainder_estimate", &c[i].remainder);
+		osp_json_karr(&j, "network_peaks");
+		for (unsigned k = 0; k < c[i].net_peaks; k++) {
+			osp_json_obj(&j);
+			osp_json_ku64(&j, "lo_ns", c[i].net_peak_lo[k]);
+			osp_json_ku64(&j, "hi_ns", c[i].net_peak_hi[k]);
+			osp_json_obj_end(&j);
+		}
+		osp_json_arr_end(&j);
+		osp_json_obj_end(&j);
+		osp_json_line(&j);
 	}
 }

@@ -214,12 +214,55 @@ size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event 
 		n += k_;                                                                           \
 	} while (0)
 
+/* The task group (pid, tid, comm) of a record at p + *pn; -1 if malformed. */
+static int decode_task(struct osp_trace_codec *c, unsigned flag, const uint8_t *p, size_t len,
+                       size_t *pn, struct osp_trace_event *ev)
+{
+	const struct osp_trace_event *pv = &c->prev;
+	uint64_t v, w;
+	size_t n = *pn;
+	if (flag == OSP_TF_SAME) {
+		ev->pid = pv->pid;
+		ev->tid = pv->tid;
+		memcpy(ev->comm, pv->comm, sizeof(ev->comm));
+	} else if (flag == OSP_TF_SEQ) {
+		GET(v);
+		if (v == 0 || v > 0xffffffffu)
+			return -1;
+		struct osp_trace_tid_state *t = tid_cache(c, (uint32_t)v);
+		if (t->tid != v)
+			return -1;
+		ev->pid = t->pid;
+		ev->tid = t->tid;
+		memcpy(ev->comm, t->comm, sizeof(ev->comm));
+	} else if (flag == OSP_TF_PRESENT) {
+		GET(v);
+		GET(w);
+		if (v > 0xffffffffu || n >= len)
+			return -1;
+		/* pid < 2^32 and any delta: the sum cannot overflow in 64 bits
+		 * unless the delta is hostile, so add as unsigned and range-check */
+		int64_t tid = (int64_t)(v + (uint64_t)unzigzag(w));
+		if (tid < 0 || tid > 0xffffffffll)
+			return -1;
+		ev->pid = (uint32_t)v;
+		ev->tid = (uint32_t)tid;
+		size_t cl = p[n++];
+		if (cl >= OSP_TRACE_COMM_LEN || cl > len - n || memchr(p + n, 0, cl))
+			return -1;
+		memcpy(ev->comm, p + n, cl);
+		n += cl;
+	}
+	*pn = n;
+	return 0;
+}
+
 long osp_trace_decode(struct osp_trace_codec *c, const uint8_t *p, size_t len,
                       struct osp_trace_event *ev)
 {
 	const struct osp_trace_event *pv = &c->prev;
 	int hp = c->have_prev;
-	uint64_t v, w;
+	uint64_t v;
 	size_t n = 2;
 	if (len < 2)
 		return -1;
@@ -254,38 +297,8 @@ long osp_trace_decode(struct osp_trace_codec *c, const uint8_t *p, size_t len,
 			return -1;
 	}
 
-	if (fl[OSP_TG_TASK] == OSP_TF_SAME) {
-		ev->pid = pv->pid;
-		ev->tid = pv->tid;
-		memcpy(ev->comm, pv->comm, sizeof(ev->comm));
-	} else if (fl[OSP_TG_TASK] == OSP_TF_SEQ) {
-		GET(v);
-		if (v == 0 || v > 0xffffffffu)
-			return -1;
-		struct osp_trace_tid_state *t = tid_cache(c, (uint32_t)v);
-		if (t->tid != v)
-			return -1;
-		ev->pid = t->pid;
-		ev->tid = t->tid;
-		memcpy(ev->comm, t->comm, sizeof(ev->comm));
-	} else if (fl[OSP_TG_TASK] == OSP_TF_PRESENT) {
-		GET(v);
-		GET(w);
-		if (v > 0xffffffffu || n >= len)
-			return -1;
-		/* pid < 2^32 and any delta: the sum cannot overflow in 64 bits
-		 * unless the delta is hostile, so add as unsigned and range-check */
-		int64_t tid = (int64_t)(v + (uint64_t)unzigzag(w));
-		if (tid < 0 || tid > 0xffffffffll)
-			return -1;
-		ev->pid = (uint32_t)v;
-		ev->tid = (uint32_t)tid;
-		size_t cl = p[n++];
-		if (cl >= OSP_TRACE_COMM_LEN || cl > len - n || memchr(p + n, 0, cl))
-			return -1;
-		memcpy(ev->comm, p + n, cl);
-		n += cl;
-	}
+	if (decode_task(c, fl[OSP_TG_TASK], p, len, &n, ev))
+		return -1;
 
 	if (fl[OSP_TG_FILE] == OSP_TF_SAME) {
 		ev->dev = pv->dev;

@@ -7,6 +7,7 @@
 #define OSPROF_RENDER_H
 
 #include <stdio.h>
+#include <osprof/json.h>
 #include <osprof/profile.h>
 
 #define OSP_MAX_PCTS 16
@@ -77,11 +78,9 @@ void osp_prom_counters(FILE *out, const struct osp_set *s, const char *host, siz
 /* Integer ns as an exact decimal number of seconds ("0.000001023"). */
 void osp_prom_seconds(char *buf, size_t len, uint64_t ns);
 
-/* Writes the key of p as JSON members (no braces):
+/* Writes the key of p as members of the open object j:
  * "layer":"...","op":"...","dims":{"name":"value",...} */
-void osp_json_profile_key(FILE *out, const struct osp_profile *p);
-/* Writes s JSON-escaped (without quotes). */
-void osp_json_string(FILE *out, const char *s);
+void osp_json_profile_key(struct osp_json *j, const struct osp_profile *p);
 
 /* ---- graphical views ---------------------------------------------------- */
 
