@@ -6,7 +6,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "cli/cli.h"
 #include "cli/options.h"
@@ -42,7 +41,8 @@ static const char usage_tail[] =
     "naming the count (--allow-loss: 0); 2 bad option, value or -w directory\n"
     "(nothing attached); 1 recording cannot start here.\n";
 
-static pid_t child_pid;
+/* The wait of the recording: CMD (when given), the ring buffer, signals. */
+static struct osp_waiter waiter;
 
 static int any_alive(const pid_t *pids, size_t n)
 {
@@ -173,63 +173,51 @@ static void describe_target(struct record_args *a)
 	a->wo.target = a->target;
 }
 
-static int wait_status(pid_t pid)
-{
-	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return OSP_EXIT_FAIL;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* Polls the ring buffer into the writer until a signal, -d, the -p
+/* Reads the ring buffer into the writer until a signal, -d, the -p
  * processes or CMD end it; then drains it. Returns CMD's status, or 0. */
 static int record_loop(struct osp_trace_capture *cap, struct osp_trace_writer *w,
                        const struct osp_session *s, const struct record_args *a)
 {
 	int status = OSP_EXIT_OK;
-	uint64_t start = osp_now_ns();
+	uint64_t start = osp_now_ns(), end = a->duration ? start + a->duration : UINT64_MAX;
 	struct osp_progress pg;
 	struct osp_trace_writer_stats ps;
 	osp_progress_init(&pg, "trace record", a->quiet);
+	waiter.fd = osp_trace_capture_fd(cap);
 	for (;;) {
 		osp_trace_writer_get_stats(w, &ps);
 		osp_progress_counts(&pg, !pg.last_ns, ps.events, ps.dropped, ps.disk_bytes);
-		long k = osp_trace_capture_poll(cap, w, 100);
+		uint64_t tick = osp_now_ns() + 100000000ull;
+		enum osp_wake wk = osp_wait(&waiter, tick < end ? tick : end);
+		long k = osp_trace_capture_poll(cap, w, 0);
 		if (k < 0) {
 			osp_err("trace record: reading the ring buffer: %s", strerror((int)-k));
 			status = OSP_EXIT_FAIL;
 			break;
 		}
 		osp_trace_writer_tick(w);
-		/* A command osprof started was passed the signal: recording
-		 * goes on until it has exited. */
-		if ((osp_signals_stop() && child_pid <= 0) ||
-		    (a->duration && osp_now_ns() - start >= a->duration))
+		if (wk == OSP_WAKE_CHILD) {
+			status = waiter.status;
+			break;
+		}
+		if (wk == OSP_WAKE_STOP || osp_now_ns() >= end)
 			break;
 		if (s->npids && !any_alive(s->pids, s->npids)) {
 			fprintf(stderr, "osprof trace: every -p process has exited\n");
 			break;
 		}
-		int st;
-		if (child_pid > 0 && waitpid(child_pid, &st, WNOHANG) == child_pid) {
-			status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-			child_pid = 0;
-			osp_signals_child(0);
-			break;
-		}
 	}
 	/* Detach first so that draining the buffer empties it for good. */
 	osp_trace_capture_detach(cap);
-	while (osp_trace_capture_poll(cap, w, 0) > 0)
+	while (osp_trace_capture_poll(cap, w, 1) > 0)
 		;
 	osp_trace_writer_get_stats(w, &ps);
 	osp_progress_counts(&pg, 1, ps.events, ps.dropped, ps.disk_bytes);
 	osp_progress_end(&pg);
-	if (child_pid > 0) {
-		status = wait_status(child_pid);
-		osp_signals_child(0);
-	}
+	waiter.fd = -1;
+	while (waiter.child > 0) /* -d ended it: CMD's status is still its own */
+		if (osp_wait(&waiter, UINT64_MAX) == OSP_WAKE_CHILD)
+			status = waiter.status;
 	return status;
 }
 
@@ -263,22 +251,23 @@ static int start_capture(struct osp_session *s, const struct record_args *a,
                          struct osp_trace_capture **cap, struct osp_trace_writer *w)
 {
 	int release_fd = -1;
+	pid_t child = 0;
 	if (a->cmdv) {
-		child_pid = osp_spawn(a->cmdv, &release_fd,
-		                      &(struct osp_spawn_opts){.who = "trace record"});
-		if (child_pid < 0) {
+		child = osp_spawn(a->cmdv, &release_fd,
+		                  &(struct osp_spawn_opts){.who = "trace record"});
+		if (child < 0) {
 			osp_err("trace record: cannot start %s: %s", a->cmdv[0], strerror(errno));
 			return -1;
 		}
-		s->root_pid = child_pid;
-		osp_signals_child(child_pid);
+		s->root_pid = child;
 	}
+	osp_waiter_init(&waiter, child, -1);
 	if (osp_trace_capture_open(cap, s, a->layers, (size_t)a->ring_bytes) < 0 ||
 	    osp_trace_capture_attach(*cap, s) < 0) {
 		if (release_fd >= 0) {
 			close(release_fd); /* the held child exits without running */
-			waitpid(child_pid, NULL, 0);
-			child_pid = 0;
+			while (osp_wait(&waiter, UINT64_MAX) != OSP_WAKE_CHILD)
+				;
 		}
 		return -1;
 	}

@@ -342,17 +342,22 @@ static int flush_batches(struct osp_trace_capture *c)
 	return 0;
 }
 
-long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w, int timeout_ms)
+int osp_trace_capture_fd(const struct osp_trace_capture *c)
+{
+	return ring_buffer__epoll_fd(c->rb);
+}
+
+long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w, int drain)
 {
 	c->w = w;
 	c->moved = 0;
-	/* Producers wake us only when much is waiting; the timeout plus an
-	 * explicit consume picks up the rest. */
-	int rc = ring_buffer__poll(c->rb, timeout_ms);
+	/* Producers wake the fd only when much is waiting; the caller's
+	 * timeout plus this consume picks up the rest. */
+	int rc = ring_buffer__poll(c->rb, 0);
 	if (rc < 0 && rc != -EINTR)
 		return rc;
 	uint64_t now = osp_now_ns();
-	if (!timeout_ms || now - c->flushed_ns >= 100000000ull) {
+	if (drain || now - c->flushed_ns >= 100000000ull) {
 		if ((rc = flush_batches(c)) < 0)
 			return rc;
 		c->flushed_ns = now;

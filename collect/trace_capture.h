@@ -16,11 +16,13 @@ int osp_trace_capture_open(struct osp_trace_capture **out, struct osp_session *s
                            size_t rb_bytes);
 /* Seeds the target filter (s->root_pid known) and attaches. */
 int osp_trace_capture_attach(struct osp_trace_capture *c, struct osp_session *s);
-/* Moves buffered events into w, waiting up to timeout_ms for some; events
- * the kernel could not buffer are passed to w as drops. Returns events
- * moved or -errno. */
-long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w,
-                            int timeout_ms);
+/* Readable when the ring buffer asks to be read (wait on it with osp_wait,
+ * no longer than 100 ms: producers signal only when much is waiting). */
+int osp_trace_capture_fd(const struct osp_trace_capture *c);
+/* Moves buffered events into w without waiting; events the kernel could
+ * not buffer are passed to w as drops. The per-CPU batches are flushed
+ * every 100 ms, and at once with drain. Returns events moved or -errno. */
+long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer *w, int drain);
 /* Events lost in the kernel so far: ring buffer full, in-flight slot taken
  * by another thread, or a program run the kernel skipped (recursion). */
 uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c);
