@@ -31,7 +31,7 @@ tests: $(RC_PIE_BINS)
 # Built without sanitizers: it runs inside arbitrary programs.
 DARC_AGENT := $(BUILD)/libosprof-darc-agent.so
 DARC_AGENT_SRCS := $(wildcard rootcause/agent/*.c) $(wildcard rootcause/agent/*.S)
-$(DARC_AGENT): $(DARC_AGENT_SRCS) $(wildcard rootcause/agent/*.h) collect/bpf/rootcause.h
+$(DARC_AGENT): $(DARC_AGENT_SRCS) $(wildcard rootcause/agent/*.h) rootcause/bpf/rootcause.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC -shared -I. -fno-omit-frame-pointer \
 		-o $@ $(DARC_AGENT_SRCS) -lpthread -lrt

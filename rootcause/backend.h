@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "collect/bpf/rootcause.h"
+#include "rootcause/bpf/rootcause.h"
 #include "rootcause/callsites.h"
 
 struct rc_backend;

@@ -1,4 +1,4 @@
-/* DARC backend (a): uprobes driven by collect/bpf/rootcause.bpf.c. Works on
+/* DARC backend (a): uprobes driven by rootcause/bpf/rootcause.bpf.c. Works on
  * a running process; each timed call costs a uprobe pair (~15 us here). */
 #include <bpf/libbpf.h>
 #include <errno.h>

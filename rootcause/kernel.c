@@ -1,5 +1,5 @@
 /* osprof rootcause --syscall: kernel-side attribution of one peak of a system
- * call's latency (collect/bpf/rc_kernel.bpf.c). This kernel refuses fentry
+ * call's latency (rootcause/bpf/rc_kernel.bpf.c). This kernel refuses fentry
  * and has no kprobes, so DARC's descent through kernel functions cannot run
  * here; instead every in-peak call's time is split into off-CPU intervals
  * (blocking stack + the waker's stack), preemption, IRQs and on-CPU samples,
@@ -22,7 +22,7 @@
 #include <sys/wait.h>
 #include "collect/bpf_common.h"
 #include "collect/session.h"
-#include "collect/bpf/rc_kernel.h"
+#include "rootcause/bpf/rc_kernel.h"
 #include "rc_kernel.skel.h"
 #include "rootcause/output.h"
 #include "rootcause/peaks.h"

@@ -8,7 +8,7 @@
 #define OSPROF_DARC_SHM_H
 
 #include <stdint.h>
-#include "collect/bpf/rootcause.h"
+#include "rootcause/bpf/rootcause.h"
 #include "rootcause/agent/reloc.h"
 
 #define RCS_MAGIC     0x4f53505244415243ull /* "OSPRDARC" */

@@ -1,4 +1,4 @@
-/* Types shared by collect/bpf/rootcause.bpf.c and the uprobe backend of
+/* Types shared by rootcause/bpf/rootcause.bpf.c and the uprobe backend of
  * `osprof rootcause` (rootcause/be_uprobe.c). */
 #ifndef OSPROF_BPF_ROOTCAUSE_H
 #define OSPROF_BPF_ROOTCAUSE_H
