@@ -30,6 +30,10 @@ struct rc_backend_ops {
 	int (*poll)(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx);
 	/* f0's log2 histogram so far (RC_HBUCKETS counters of floor(log2 ns)). */
 	int (*read_hist)(struct rc_backend *b, uint64_t *buckets);
+	/* The process whose address space the search uses: the first one of
+	 * the target seen calling f0 (CMD or a process it started, e.g.
+	 * through a shell script), 0 before one did. */
+	pid_t (*f0_pid)(struct rc_backend *b);
 	uint64_t (*lost)(struct rc_backend *b);
 	void (*destroy)(struct rc_backend *b);
 };
@@ -46,17 +50,15 @@ struct rc_backend {
 	char f0_note[200]; /* ... because of this */
 };
 
-/* pid: the target (its threads only). Prints one line and returns NULL on
- * failure. */
-struct rc_backend *rc_uprobe_new(pid_t pid);
+/* pid: the target, with the processes it starts (is_child: CMD osprof
+ * started, held at its gate) or its children (-p). Prints one line and
+ * returns NULL on failure. */
+struct rc_backend *rc_uprobe_new(pid_t pid, int is_child);
 /* Trampolines in a process osprof starts: returns the backend; the caller
  * must put the agent's environment (rc_tramp_env) into the child. */
 struct rc_backend *rc_tramp_new(void);
 /* "LD_PRELOAD=..." and "OSPROF_DARC_SHM=..." for the child. */
 int rc_tramp_env(struct rc_backend *b, char ***envp);
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid);
-/* The process whose agent instruments f0 (CMD itself or a process it
- * started, e.g. through a shell script), 0 before one did. */
-pid_t rc_tramp_claimed(struct rc_backend *b);
 
 #endif

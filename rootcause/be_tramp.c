@@ -233,6 +233,13 @@ static void tb_destroy(struct rc_backend *b)
 	free(t);
 }
 
+/* The process whose agent claimed the channel (the agent of a process that
+ * does not have f0 leaves it). */
+static pid_t tb_f0_pid(struct rc_backend *b)
+{
+	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
+}
+
 static const struct rc_backend_ops tb_ops = {
     .name = "trampoline",
     .attach_f0 = tb_attach_f0,
@@ -243,6 +250,7 @@ static const struct rc_backend_ops tb_ops = {
     .set_peak = tb_set_peak,
     .poll = tb_poll,
     .read_hist = tb_read_hist,
+    .f0_pid = tb_f0_pid,
     .lost = tb_lost,
     .destroy = tb_destroy,
 };
@@ -307,9 +315,4 @@ int rc_tramp_env(struct rc_backend *b, char ***envp)
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid)
 {
 	b->pid = pid;
-}
-
-pid_t rc_tramp_claimed(struct rc_backend *b)
-{
-	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
 }

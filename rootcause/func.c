@@ -83,7 +83,7 @@ static int target_start(struct frun *r)
 			rc_tramp_set_pid(r->be, o->pid);
 	}
 	if (!r->be)
-		r->be = rc_uprobe_new(o->pid);
+		r->be = rc_uprobe_new(o->pid, r->is_child);
 	if (!r->be)
 		return OSP_EXIT_FAIL;
 	r->be->pid = o->pid;
@@ -109,10 +109,10 @@ static int read_hist(void *ctx, uint64_t *hist)
 
 /* The address space f0 runs in and f0's run-time address there. CMD may
  * be a shell or a wrapper that starts the program f0 lives in: the space
- * is the one of the process whose agent claimed the channel. */
+ * is the one of the process the backend saw running f0. */
 static int space_load(struct frun *r, uint64_t *f0rt)
 {
-	pid_t pid = r->tramp ? rc_tramp_claimed(r->be) : r->o->pid;
+	pid_t pid = r->be->ops->f0_pid(r->be);
 	if (pid <= 0)
 		pid = r->o->pid;
 	if (pid != r->o->pid && r->o->verbose)

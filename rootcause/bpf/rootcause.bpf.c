@@ -8,17 +8,17 @@
  * an edge of the ftree (the children map). That single rule gives call-path
  * filtering and recursion handling (seed 002 §3.8, §3.11). At f0's return
  * the per-slot maxima of one call are sent to user space only if f0's latency
- * lies in the chosen peak. */
+ * lies in the chosen peak.
+ *
+ * The probes are attached by binary for every process; the target is CMD
+ * and the processes it forks and execs (a wrapper script's program), or -p
+ * PID and its children: osp_common's follow map, as `osprof run` follows. */
 #include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
+#include "osp_common.bpf.h"
 #include "rootcause.h"
 #include "rc_thread.bpf.h"
-#include "osp_bucket.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-const volatile __u32 targ_tgid = 0;
 
 /* Written by user space while running. */
 __u64 peak_lo = 0, peak_hi = 0;
@@ -26,6 +26,7 @@ __u64 gen = 0;
 __u32 searching = 0;
 __u64 hist[RC_HBUCKETS];
 __u64 lost = 0;
+__u32 f0_tgid = 0; /* the first process seen calling f0: its address space is searched */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -73,9 +74,11 @@ struct {
 	__type(value, struct irqstate);
 } irqs SEC(".maps");
 
-static __always_inline struct rc_thread *cur_thread(__u32 *tidp)
+static __always_inline struct rc_thread *cur_thread(__u32 *tidp, int create)
 {
-	return rc_thread(&threads, &zero, targ_tgid, tidp, 0);
+	if (!osp_target())
+		return NULL;
+	return rc_thread(&threads, &zero, 0, tidp, create);
 }
 
 static __always_inline __u32 top_slot(struct rc_thread *t)
@@ -126,9 +129,11 @@ static __always_inline void close_frame(struct rc_thread *t, struct rc_frame *f,
 SEC("uprobe")
 int rc_f0_enter(struct pt_regs *ctx)
 {
-	struct rc_thread *t = rc_thread(&threads, &zero, targ_tgid, NULL, 1);
+	struct rc_thread *t = cur_thread(0, 1);
 	if (!t)
 		return 0;
+	if (!f0_tgid)
+		f0_tgid = bpf_get_current_pid_tgid() >> 32;
 	if (t->f0_depth++ == 0) {
 		t->sp = 0;
 		t->gen = gen;
@@ -141,7 +146,7 @@ SEC("uretprobe")
 int rc_f0_exit(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct rc_thread *t = cur_thread(0);
+	struct rc_thread *t = cur_thread(0, 0);
 	if (!t || !t->f0_depth)
 		return 0;
 	if (--t->f0_depth)
@@ -187,7 +192,7 @@ int rc_f0_exit(struct pt_regs *ctx)
 SEC("uprobe")
 int rc_site_enter(struct pt_regs *ctx)
 {
-	struct rc_thread *t = cur_thread(0);
+	struct rc_thread *t = cur_thread(0, 0);
 	if (!t || !t->f0_depth)
 		return 0;
 	__u64 ip = PT_REGS_IP(ctx);
@@ -227,7 +232,7 @@ SEC("uprobe")
 int rc_site_return(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct rc_thread *t = cur_thread(0);
+	struct rc_thread *t = cur_thread(0, 0);
 	if (!t || !t->f0_depth)
 		return 0;
 	__u32 site = (__u32)bpf_get_attach_cookie(ctx);
@@ -258,7 +263,7 @@ int BPF_PROG(rc_switch, bool preempt, struct task_struct *prev, struct task_stru
 	/* Involuntary: preempted in the kernel, or still runnable (a user-mode
 	 * thread whose slice ran out switches with preempt == false). */
 	int runnable = preempt || prev->__state == 0;
-	if (runnable && (!targ_tgid || prev->tgid == targ_tgid)) {
+	if (runnable && osp_tgid_followed(prev->tgid)) {
 		__u32 tid = prev->pid;
 		struct rc_thread *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->f0_depth) {
@@ -266,7 +271,7 @@ int BPF_PROG(rc_switch, bool preempt, struct task_struct *prev, struct task_stru
 			t->off_slot = top_slot(t);
 		}
 	}
-	if (!targ_tgid || next->tgid == targ_tgid) {
+	if (osp_tgid_followed(next->tgid)) {
 		__u32 tid = next->pid;
 		struct rc_thread *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->off_start) {
@@ -280,7 +285,7 @@ int BPF_PROG(rc_switch, bool preempt, struct task_struct *prev, struct task_stru
 static __always_inline void irq_begin(__u32 n)
 {
 	__u32 tid = 0;
-	struct rc_thread *t = cur_thread(&tid);
+	struct rc_thread *t = cur_thread(&tid, 0);
 	__u32 k = 0;
 	struct irqstate *st = bpf_map_lookup_elem(&irqs, &k);
 	if (!st)
