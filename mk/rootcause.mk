@@ -100,9 +100,10 @@ tests: $(BUILD)/tests/rc_coverage $(BUILD)/tests/progs/rcz_deflate
 # Patches every call site of a binary's functions under the agent at once
 # (tests/sh/rootcause_zlib.sh).
 RC_PATCH_ALL_OBJS := $(addprefix $(BUILD)/obj/,rootcause/be_tramp.o rootcause/reloc.o \
-	rootcause/elfsym.o rootcause/callsites.o rootcause/procmaps.o collect/helper_path.o)
+	rootcause/elfsym.o rootcause/callsites.o rootcause/procmaps.o collect/helper_path.o \
+	rootcause/tramp_uprobe.o rootcause/uprobe_sites.o)
 $(BUILD)/tests/rc_patch_all: tests/tools/rc_patch_all.c $(RC_PATCH_ALL_OBJS) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(RC_PATCH_ALL_OBJS) $(STATIC_LIB) -lelf -lcapstone -lrt \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(RC_PATCH_ALL_OBJS) $(STATIC_LIB) -lbpf -lelf -lcapstone -lrt \
 		$(LDLIBS)
 tests: $(BUILD)/tests/rc_patch_all

@@ -39,15 +39,19 @@ struct rc_backend_ops {
 };
 
 /* How a site is probed: the backend's own way (a trampoline, a uprobe), or
- * the trampoline backend's fallback, an int3 its agent handles (a signal
- * per call: uprobe-class cost) where no jump fits. */
-enum { RC_PROBE_NATIVE = 0, RC_PROBE_BREAK = 1 };
+ * one of the trampoline backend's fallbacks where no jump fits: uprobes
+ * (when osprof runs as root; a uprobe pair per call) or an int3 its agent
+ * handles (a signal per call). Both are uprobe-class costs. */
+enum { RC_PROBE_NATIVE = 0, RC_PROBE_BREAK = 1, RC_PROBE_UPROBE = 2, RC_PROBE_KINDS };
 
 struct rc_backend {
 	const struct rc_backend_ops *ops;
 	pid_t pid;
 	int f0_break;      /* f0 itself hooked with a breakpoint ... */
 	char f0_note[200]; /* ... because of this */
+	/* How sites no jump fits are probed ("uprobe", or "breakpoint" and
+	 * why not uprobes); "" when every site is probed natively. */
+	char fallback[200];
 };
 
 /* pid: the target, with the processes it starts (is_child: CMD osprof

@@ -12,11 +12,7 @@
 #include "collect/bpf_common.h"
 #include "rootcause.skel.h"
 #include "rootcause/backend.h"
-
-struct site_links {
-	uint32_t id;
-	struct bpf_link *enter, *ret;
-};
+#include "rootcause/uprobe_sites.h"
 
 struct ub {
 	struct rc_backend base;
@@ -25,8 +21,7 @@ struct ub {
 	int common; /* sess holds osp_common */
 	struct ring_buffer *rb;
 	struct bpf_link *f0_in, *f0_out;
-	struct site_links *links;
-	size_t nlinks;
+	struct rc_usites sites;
 	rc_event_fn fn;
 	void *ctx;
 };
@@ -60,52 +55,12 @@ static int ub_attach_f0(struct rc_backend *b, const char *path, uint64_t off, ui
 static int ub_add_site(struct rc_backend *b, uint32_t id, const struct rc_site *s, const char *path,
                        uint64_t off, uint64_t rt)
 {
-	struct ub *u = (struct ub *)b;
-	struct rc_bsite bs = {
-	    .kind = (unsigned char)((s->tail ? RC_K_TAIL : 0) | (s->indirect ? RC_K_IND : 0)),
-	    .is_mem = s->is_mem,
-	    .base = s->base,
-	    .index = s->index,
-	    .scale = s->scale,
-	    .disp = s->disp,
-	    .next_ip = rt + s->len};
-	if (bpf_map__update_elem(u->skel->maps.sites, &id, sizeof(id), &bs, sizeof(bs), BPF_ANY))
-		return -errno;
-	struct site_links *l = realloc(u->links, (u->nlinks + 1) * sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	u->links = l;
-	l = &u->links[u->nlinks];
-	*l = (struct site_links){.id = id};
-	l->enter = attach(u->skel->progs.rc_site_enter, path, off, 0, id);
-	if (!l->enter)
-		return -errno;
-	/* Tail jumps end when the enclosing call returns: no return probe. */
-	if (!s->tail) {
-		l->ret = attach(u->skel->progs.rc_site_return, path, off + s->len, 0, id);
-		if (!l->ret) {
-			int e = -errno;
-			bpf_link__destroy(l->enter);
-			return e;
-		}
-	}
-	u->nlinks++;
-	return 0;
+	return rc_usites_add(&((struct ub *)b)->sites, id, s, path, off, rt);
 }
 
 static int ub_del_site(struct rc_backend *b, uint32_t id)
 {
-	struct ub *u = (struct ub *)b;
-	for (size_t i = 0; i < u->nlinks; i++) {
-		if (u->links[i].id != id)
-			continue;
-		bpf_link__destroy(u->links[i].enter);
-		bpf_link__destroy(u->links[i].ret);
-		u->links[i] = u->links[--u->nlinks];
-		bpf_map__delete_elem(u->skel->maps.sites, &id, sizeof(id), 0);
-		return 0;
-	}
-	return -ENOENT;
+	return rc_usites_del(&((struct ub *)b)->sites, id);
 }
 
 static int ub_add_edge(struct rc_backend *b, uint32_t parent, uint32_t site, uint32_t slot)
@@ -165,11 +120,7 @@ static uint64_t ub_lost(struct rc_backend *b)
 static void ub_destroy(struct rc_backend *b)
 {
 	struct ub *u = (struct ub *)b;
-	for (size_t i = 0; i < u->nlinks; i++) {
-		bpf_link__destroy(u->links[i].enter);
-		bpf_link__destroy(u->links[i].ret);
-	}
-	free(u->links);
+	rc_usites_free(&u->sites);
 	bpf_link__destroy(u->f0_in);
 	bpf_link__destroy(u->f0_out);
 	ring_buffer__free(u->rb);
@@ -212,6 +163,11 @@ struct rc_backend *rc_uprobe_new(pid_t pid, int is_child)
 	}
 	u->common = 1;
 	u->skel = rootcause_bpf__open();
+	if (u->skel)
+		u->sites = (struct rc_usites){.sites = u->skel->maps.sites,
+		                              .enter = u->skel->progs.rc_site_enter,
+		                              .ret = u->skel->progs.rc_site_return,
+		                              .pid = -1};
 	if (!u->skel) {
 		fprintf(stderr, "osprof rootcause: cannot open the BPF object: %s\n",
 		        strerror(errno));

@@ -247,7 +247,8 @@ static int search(struct frun *r)
 	struct rc_info in = {.f0 = r->f0name,
 	                     .backend = r->be->ops->name,
 	                     .hist = r->hist,
-	                     .f0_break = r->be->f0_break};
+	                     .f0_break = r->be->f0_break,
+	                     .fallback = r->be->fallback};
 	if (r->be->f0_break)
 		fprintf(r->info, "f0 hooked with a breakpoint (a signal per call): %s\n",
 		        r->be->f0_note);

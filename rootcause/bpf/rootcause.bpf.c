@@ -17,6 +17,7 @@
 #include "osp_common.bpf.h"
 #include "rootcause.h"
 #include "rc_thread.bpf.h"
+#include "rc_site.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -87,35 +88,6 @@ static __always_inline __u32 top_slot(struct rc_thread *t)
 	if (sp == 0 || sp > RC_STACK)
 		return 0;
 	return t->stk[(sp - 1) & (RC_STACK - 1)].slot & (RC_NSLOTS - 1);
-}
-
-/* Operand of an indirect call: registers come from a copy of pt_regs
- * (variable offsets into ctx are refused by the verifier). */
-static __always_inline __u64 reg_val(const __u64 *regs, int i)
-{
-	if (i < 0 || i >= (int)(sizeof(struct pt_regs) / 8))
-		return 0;
-	return regs[i & 31];
-}
-
-static __always_inline __u64 ind_target(struct pt_regs *ctx, struct rc_bsite *bs)
-{
-	__u64 regs[sizeof(struct pt_regs) / 8] = {};
-	if (bpf_probe_read_kernel(regs, sizeof(regs), ctx))
-		return 0;
-	__u64 a = 0;
-	if (bs->base == -2)
-		a = bs->next_ip;
-	else if (bs->base >= 0)
-		a = reg_val(regs, bs->base);
-	if (bs->index >= 0)
-		a += reg_val(regs, bs->index) * bs->scale;
-	a += bs->disp;
-	if (!bs->is_mem)
-		return a;
-	__u64 v = 0;
-	bpf_probe_read_user(&v, sizeof(v), (void *)a);
-	return v;
 }
 
 static __always_inline void close_frame(struct rc_thread *t, struct rc_frame *f, __u64 now)
