@@ -23,20 +23,6 @@ struct {
 	__type(value, struct rc_fb_cell);
 } cells SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, struct rc_ckey);
-	__type(value, __u32);
-} children SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);
-	__type(value, struct rc_bsite);
-} sites SEC(".maps");
-
 static __always_inline struct rc_fb_cell *my_cell(void)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid(), k = tid & RC_FB_MASK;

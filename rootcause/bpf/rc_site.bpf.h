@@ -1,7 +1,23 @@
-/* The run-time target of an indirect call site (struct rc_bsite), for the
- * uprobe programs of rootcause.bpf.c and rc_fallback.bpf.c. */
+/* Call sites for the uprobe programs of rootcause.bpf.c and
+ * rc_fallback.bpf.c: the ftree's edges (measured parent slot, site id) ->
+ * child slot, the sites' run-time descriptions (struct rc_bsite, written by
+ * rootcause/uprobe_sites.c), and the run-time target of an indirect one. */
 #ifndef OSPROF_RC_BPF_RC_SITE_BPF_H
 #define OSPROF_RC_BPF_RC_SITE_BPF_H
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, struct rc_ckey);
+	__type(value, __u32);
+} children SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u32);
+	__type(value, struct rc_bsite);
+} sites SEC(".maps");
 
 /* Operand of an indirect call: registers come from a copy of pt_regs
  * (variable offsets into ctx are refused by the verifier). */
