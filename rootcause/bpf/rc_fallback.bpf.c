@@ -30,9 +30,21 @@ static __always_inline struct rc_fb_cell *my_cell(void)
 	return c && c->tid == tid && c->thr ? c : NULL;
 }
 
+/* Frame i of the cell. The mask is opaque to the compiler: knowing i's
+ * range from the callers' checks, it would drop it, and older verifiers
+ * (6.1) cannot bound the index without it. */
+_Static_assert(RC_FB_STACK == 8, "frame_at's mask");
+
+static __always_inline struct rc_fb_frame *frame_at(struct rc_fb_cell *c, __u32 i)
+{
+	__u64 k = i;
+	asm volatile("%0 &= 7" : "+r"(k)); /* RC_FB_STACK - 1 */
+	return &c->fr[k];
+}
+
 static __always_inline void close_top(struct rc_fb_cell *c, __u32 n, __u64 now)
 {
-	struct rc_fb_frame *f = &c->fr[(n - 1) & (RC_FB_STACK - 1)];
+	struct rc_fb_frame *f = frame_at(c, n - 1);
 	__u32 s = f->slot & (RC_NSLOTS - 1);
 	__u64 d = now - f->start;
 	if (d > c->lat[s])
@@ -52,7 +64,7 @@ static __always_inline long parent_slot(struct rc_fb_cell *c, __u32 n, __u32 *ag
 	__u32 sp = hdr[1];
 	*agent_sp = sp;
 	if (n) {
-		struct rc_fb_frame *f = &c->fr[(n - 1) & (RC_FB_STACK - 1)];
+		struct rc_fb_frame *f = frame_at(c, n - 1);
 		if (f->agent_sp == sp)
 			return f->slot;
 	}
@@ -76,7 +88,7 @@ int rc_fb_enter(struct pt_regs *ctx)
 		n = c->n = 0;
 	/* Two calls in a row: the previous call's return probe sits on this
 	 * very instruction and may not have run yet. Its call is over. */
-	if (n && c->fr[(n - 1) & (RC_FB_STACK - 1)].ret_ip == ip)
+	if (n && frame_at(c, n - 1)->ret_ip == ip)
 		close_top(c, n--, bpf_ktime_get_ns());
 	if (n >= RC_FB_STACK)
 		return 0;
@@ -90,7 +102,7 @@ int rc_fb_enter(struct pt_regs *ctx)
 		return 0; /* not on a path of the ftree */
 	__u32 s = *child & (RC_NSLOTS - 1);
 	struct rc_bsite *bs = bpf_map_lookup_elem(&sites, &k.site);
-	struct rc_fb_frame *f = &c->fr[n & (RC_FB_STACK - 1)];
+	struct rc_fb_frame *f = frame_at(c, n);
 	f->slot = s;
 	f->site = k.site;
 	f->agent_sp = agent_sp;
@@ -112,7 +124,7 @@ int rc_fb_return(struct pt_regs *ctx)
 	__u32 n = c->n;
 	if (n == 0 || n > RC_FB_STACK)
 		return 0;
-	if (c->fr[(n - 1) & (RC_FB_STACK - 1)].site == (__u32)bpf_get_attach_cookie(ctx))
+	if (frame_at(c, n - 1)->site == (__u32)bpf_get_attach_cookie(ctx))
 		close_top(c, n, now);
 	return 0;
 }

@@ -17,7 +17,7 @@ P=$PROGS/rcx_entry_o2
 # check JSON F0_PROBE RCX_A_PROBE FALLBACK: the exact path, how f0 and rcx_a
 # were probed (the chain below rcx_a on trampolines) and the fallback note.
 check() {
-	python3 - "$@" <<'PY' || fail "$1: $(cat "$1.err")"
+	python3 - "$@" <<'PY' || fail "$1 (its stderr: $1.err)"
 import json, sys
 path, want_f0, want_a, fallback = sys.argv[1:]
 d = json.load(open(path))
@@ -29,7 +29,7 @@ while n:
     probes.append(n["probe"])
     kids = [k for k in n["children"] if k["status"] != "not a main contributor"]
     n = max(kids, key=lambda k: k["maxcount"]) if kids else None
-assert names[:6] == "rcx_f0_back rcx_a rcx_b rcx_c rcx_d rcx_spin".split(), names
+assert names[:6] == "rcx_f0_back rcx_a rcx_b rcx_c rcx_d rcx_spin".split(), (names, d["peak"])
 assert probes[:6] == [want_f0, want_a] + ["trampoline"] * 4, probes
 other = "breakpoint" if want_a == "uprobe" else "uprobe"
 assert d["probes"][want_a] >= 1 and d["probes"][other] == 0, d["probes"]
