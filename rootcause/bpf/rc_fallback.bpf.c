@@ -88,7 +88,7 @@ int rc_fb_enter(struct pt_regs *ctx)
 		n = c->n = 0;
 	/* Two calls in a row: the previous call's return probe sits on this
 	 * very instruction and may not have run yet. Its call is over. */
-	if (n && frame_at(c, n - 1)->ret_ip == ip)
+	if (n && frame_at(c, n - 1)->ret_ip == ip && PT_REGS_SP(ctx) >= frame_at(c, n - 1)->rsp)
 		close_top(c, n--, bpf_ktime_get_ns());
 	if (n >= RC_FB_STACK)
 		return 0;
@@ -107,6 +107,7 @@ int rc_fb_enter(struct pt_regs *ctx)
 	f->site = k.site;
 	f->agent_sp = agent_sp;
 	f->ret_ip = bs ? bs->next_ip : 0;
+	f->rsp = PT_REGS_SP(ctx);
 	if (bs && (bs->kind & RC_K_IND))
 		c->tgt[s] = ind_target(ctx, bs);
 	c->n = n + 1;
@@ -124,7 +125,9 @@ int rc_fb_return(struct pt_regs *ctx)
 	__u32 n = c->n;
 	if (n == 0 || n > RC_FB_STACK)
 		return 0;
-	if (frame_at(c, n - 1)->site == (__u32)bpf_get_attach_cookie(ctx))
+	struct rc_fb_frame *f = frame_at(c, n - 1);
+	/* Not a deeper, untimed call of this site (recursion) returning. */
+	if (f->site == (__u32)bpf_get_attach_cookie(ctx) && PT_REGS_SP(ctx) >= f->rsp)
 		close_top(c, n, now);
 	return 0;
 }

@@ -159,7 +159,7 @@ int rc_site_enter(struct pt_regs *ctx)
 	__u32 sp = t->sp;
 	if (sp > 0 && sp <= RC_STACK) {
 		struct rc_frame *prev = &t->stk[(sp - 1) & (RC_STACK - 1)];
-		if (!prev->tail && prev->ret_ip == ip) {
+		if (!prev->tail && prev->ret_ip == ip && PT_REGS_SP(ctx) >= prev->rsp) {
 			close_frame(t, prev, bpf_ktime_get_ns());
 			t->sp = --sp;
 		}
@@ -179,6 +179,7 @@ int rc_site_enter(struct pt_regs *ctx)
 	f->slot = s;
 	f->tail = bs && (bs->kind & RC_K_TAIL);
 	f->ret_ip = bs ? bs->next_ip : 0;
+	f->rsp = PT_REGS_SP(ctx);
 	if (bs && (bs->kind & RC_K_IND))
 		t->tgt[s] = ind_target(ctx, bs);
 	t->sp = sp + 1;
@@ -200,6 +201,8 @@ int rc_site_return(struct pt_regs *ctx)
 			return 0;
 		struct rc_frame *f = &t->stk[(sp - 1) & (RC_STACK - 1)];
 		if (f->site == site) {
+			if (PT_REGS_SP(ctx) < f->rsp)
+				return 0; /* a deeper, untimed call of this site returned */
 			close_frame(t, f, now);
 			t->sp = sp - 1;
 			return 0;

@@ -34,6 +34,9 @@ struct rc_ckey {
 struct rc_frame {
 	unsigned long long start;
 	unsigned long long ret_ip; /* where the timed call returns */
+	/* The stack pointer at the call, found again at its return: a deeper
+	 * call of the same site (recursion) returns below it. */
+	unsigned long long rsp;
 	unsigned int site;
 	unsigned int slot;
 	unsigned int tail;
@@ -92,6 +95,7 @@ struct rc_event {
 struct rc_fb_frame {
 	unsigned long long start;
 	unsigned long long ret_ip;
+	unsigned long long rsp; /* as in struct rc_frame */
 	unsigned int slot;
 	unsigned int site;
 	unsigned int agent_sp; /* the agent's sp when the call began */
