@@ -31,7 +31,7 @@ tests: $(RC_PIE_BINS)
 # Built without sanitizers: it runs inside arbitrary programs.
 DARC_AGENT := $(BUILD)/libosprof-darc-agent.so
 DARC_AGENT_SRCS := $(wildcard rootcause/agent/*.c) $(wildcard rootcause/agent/*.S)
-$(DARC_AGENT): $(DARC_AGENT_SRCS) $(wildcard rootcause/agent/*.h) collect/bpf/rootcause.h
+$(DARC_AGENT): $(DARC_AGENT_SRCS) $(wildcard rootcause/agent/*.h) rootcause/bpf/rootcause.h
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Werror -fPIC -shared -I. -fno-omit-frame-pointer \
 		-o $@ $(DARC_AGENT_SRCS) -lpthread -lrt
@@ -100,9 +100,10 @@ tests: $(BUILD)/tests/rc_coverage $(BUILD)/tests/progs/rcz_deflate
 # Patches every call site of a binary's functions under the agent at once
 # (tests/sh/rootcause_zlib.sh).
 RC_PATCH_ALL_OBJS := $(addprefix $(BUILD)/obj/,rootcause/be_tramp.o rootcause/reloc.o \
-	rootcause/elfsym.o rootcause/callsites.o rootcause/procmaps.o collect/helper_path.o)
+	rootcause/elfsym.o rootcause/callsites.o rootcause/procmaps.o collect/helper_path.o \
+	rootcause/tramp_uprobe.o rootcause/uprobe_sites.o)
 $(BUILD)/tests/rc_patch_all: tests/tools/rc_patch_all.c $(RC_PATCH_ALL_OBJS) $(STATIC_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(RC_PATCH_ALL_OBJS) $(STATIC_LIB) -lelf -lcapstone -lrt \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(RC_PATCH_ALL_OBJS) $(STATIC_LIB) -lbpf -lelf -lcapstone -lrt \
 		$(LDLIBS)
 tests: $(BUILD)/tests/rc_patch_all

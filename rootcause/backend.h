@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 #include <sys/types.h>
-#include "collect/bpf/rootcause.h"
+#include "rootcause/bpf/rootcause.h"
 #include "rootcause/callsites.h"
 
 struct rc_backend;
@@ -30,33 +30,39 @@ struct rc_backend_ops {
 	int (*poll)(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx);
 	/* f0's log2 histogram so far (RC_HBUCKETS counters of floor(log2 ns)). */
 	int (*read_hist)(struct rc_backend *b, uint64_t *buckets);
+	/* The process whose address space the search uses: the first one of
+	 * the target seen calling f0 (CMD or a process it started, e.g.
+	 * through a shell script), 0 before one did. */
+	pid_t (*f0_pid)(struct rc_backend *b);
 	uint64_t (*lost)(struct rc_backend *b);
 	void (*destroy)(struct rc_backend *b);
 };
 
 /* How a site is probed: the backend's own way (a trampoline, a uprobe), or
- * the trampoline backend's fallback, an int3 its agent handles (a signal
- * per call: uprobe-class cost) where no jump fits. */
-enum { RC_PROBE_NATIVE = 0, RC_PROBE_BREAK = 1 };
+ * one of the trampoline backend's fallbacks where no jump fits: uprobes
+ * (when osprof runs as root; a uprobe pair per call) or an int3 its agent
+ * handles (a signal per call). Both are uprobe-class costs. */
+enum { RC_PROBE_NATIVE = 0, RC_PROBE_BREAK = 1, RC_PROBE_UPROBE = 2, RC_PROBE_KINDS };
 
 struct rc_backend {
 	const struct rc_backend_ops *ops;
 	pid_t pid;
 	int f0_break;      /* f0 itself hooked with a breakpoint ... */
 	char f0_note[200]; /* ... because of this */
+	/* How sites no jump fits are probed ("uprobe", or "breakpoint" and
+	 * why not uprobes); "" when every site is probed natively. */
+	char fallback[200];
 };
 
-/* pid: the target (its threads only). Prints one line and returns NULL on
- * failure. */
-struct rc_backend *rc_uprobe_new(pid_t pid);
+/* pid: the target, with the processes it starts (is_child: CMD osprof
+ * started, held at its gate) or its children (-p). Prints one line and
+ * returns NULL on failure. */
+struct rc_backend *rc_uprobe_new(pid_t pid, int is_child);
 /* Trampolines in a process osprof starts: returns the backend; the caller
  * must put the agent's environment (rc_tramp_env) into the child. */
 struct rc_backend *rc_tramp_new(void);
 /* "LD_PRELOAD=..." and "OSPROF_DARC_SHM=..." for the child. */
 int rc_tramp_env(struct rc_backend *b, char ***envp);
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid);
-/* The process whose agent instruments f0 (CMD itself or a process it
- * started, e.g. through a shell script), 0 before one did. */
-pid_t rc_tramp_claimed(struct rc_backend *b);
 
 #endif

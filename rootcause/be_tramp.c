@@ -18,13 +18,15 @@
 #include "rootcause/backend.h"
 #include "rootcause/elfsym.h"
 #include "rootcause/reloc.h"
+#include "rootcause/tramp_uprobe.h"
 
 struct tb {
 	struct rc_backend base;
 	struct rc_shm *shm;
 	char name[64];
-	char env[2][PATH_MAX + 64];
-	char *envp[3];
+	char env[3][PATH_MAX + 64];
+	char *envp[4];
+	struct rc_tfb *fb; /* the uprobe fallback, NULL: breakpoints */
 	int reported;
 };
 
@@ -138,19 +140,37 @@ static int tb_add_site(struct rc_backend *b, uint32_t id, const struct rc_site *
 	/* The callee's run-time address: same displacement as in the file. */
 	if (!s->indirect)
 		c.target = rt + s->len + (s->target - (s->addr + s->len));
-	int rc = command((struct tb *)b, &c);
+	struct tb *t = (struct tb *)b;
+	int rc = command(t, &c);
+	if (rc == RCS_UPROBE) {
+		/* No jump fits: the uprobe fallback, else a breakpoint after all. */
+		int e = rc_tfb_add_site(t->fb, id, s, path, off, rt);
+		if (!e)
+			return RC_PROBE_UPROBE;
+		fprintf(stderr, "osprof rootcause: uprobe at %s+0x%llx: %s; a breakpoint instead\n",
+		        path, (unsigned long long)off, strerror(-e));
+		c.op = RCS_ADD_BREAK;
+		rc = command(t, &c);
+	}
 	return rc == RCS_BREAK ? RC_PROBE_BREAK : rc;
 }
 
 static int tb_del_site(struct rc_backend *b, uint32_t id)
 {
+	struct tb *t = (struct tb *)b;
+	if (t->fb && rc_tfb_del_site(t->fb, id) == 0)
+		return 0;
 	struct rcs_cmd c = {.op = RCS_DEL_SITE, .site = id};
-	return command((struct tb *)b, &c);
+	return command(t, &c);
 }
 
 static int tb_add_edge(struct rc_backend *b, uint32_t parent, uint32_t site, uint32_t slot)
 {
-	struct rc_shm *s = ((struct tb *)b)->shm;
+	struct tb *t = (struct tb *)b;
+	struct rc_shm *s = t->shm;
+	int rc = t->fb ? rc_tfb_edge(t->fb, parent, site, slot) : 0;
+	if (rc)
+		return rc;
 	uint64_t key = (uint64_t)parent << 32 | site;
 	for (uint32_t i = rcs_hash(key), n = 0; n < RCS_HASH; n++, i = (i + 1) & (RCS_HASH - 1)) {
 		uint64_t k = s->edge_key[i];
@@ -166,7 +186,10 @@ static int tb_add_edge(struct rc_backend *b, uint32_t parent, uint32_t site, uin
 
 static int tb_del_edge(struct rc_backend *b, uint32_t parent, uint32_t site)
 {
-	struct rc_shm *s = ((struct tb *)b)->shm;
+	struct tb *t = (struct tb *)b;
+	struct rc_shm *s = t->shm;
+	if (t->fb)
+		rc_tfb_edge(t->fb, parent, site, UINT32_MAX);
 	uint64_t key = (uint64_t)parent << 32 | site;
 	for (uint32_t i = rcs_hash(key), n = 0; n < RCS_HASH; n++, i = (i + 1) & (RCS_HASH - 1)) {
 		if (s->edge_key[i] == key) {
@@ -230,7 +253,15 @@ static void tb_destroy(struct rc_backend *b)
 	struct tb *t = (struct tb *)b;
 	shm_unlink(t->name);
 	munmap(t->shm, sizeof(*t->shm));
+	rc_tfb_free(t->fb);
 	free(t);
+}
+
+/* The process whose agent claimed the channel (the agent of a process that
+ * does not have f0 leaves it). */
+static pid_t tb_f0_pid(struct rc_backend *b)
+{
+	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
 }
 
 static const struct rc_backend_ops tb_ops = {
@@ -243,6 +274,7 @@ static const struct rc_backend_ops tb_ops = {
     .set_peak = tb_set_peak,
     .poll = tb_poll,
     .read_hist = tb_read_hist,
+    .f0_pid = tb_f0_pid,
     .lost = tb_lost,
     .destroy = tb_destroy,
 };
@@ -274,6 +306,11 @@ struct rc_backend *rc_tramp_new(void)
 		return NULL;
 	}
 	t->shm->magic = RCS_MAGIC;
+	char why[160];
+	t->fb = rc_tfb_new(why, sizeof(why));
+	t->shm->ufb = t->fb != NULL;
+	snprintf(t->base.fallback, sizeof(t->base.fallback), "%s%s%s",
+	         t->fb ? "uprobe" : "breakpoint", t->fb ? "" : ": ", t->fb ? "" : why);
 	return &t->base;
 }
 
@@ -300,6 +337,11 @@ int rc_tramp_env(struct rc_backend *b, char ***envp)
 	t->envp[0] = t->env[0];
 	t->envp[1] = t->env[1];
 	t->envp[2] = NULL;
+	if (t->fb) {
+		snprintf(t->env[2], sizeof(t->env[2]), "OSPROF_DARC_UFB=%d", rc_tfb_fd(t->fb));
+		t->envp[2] = t->env[2];
+		t->envp[3] = NULL;
+	}
 	*envp = t->envp;
 	return 0;
 }
@@ -307,9 +349,4 @@ int rc_tramp_env(struct rc_backend *b, char ***envp)
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid)
 {
 	b->pid = pid;
-}
-
-pid_t rc_tramp_claimed(struct rc_backend *b)
-{
-	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
 }

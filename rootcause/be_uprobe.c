@@ -1,25 +1,27 @@
-/* DARC backend (a): uprobes driven by collect/bpf/rootcause.bpf.c. Works on
- * a running process; each timed call costs a uprobe pair (~15 us here). */
+/* DARC backend (a): uprobes driven by rootcause/bpf/rootcause.bpf.c. Works on
+ * a running process; each timed call costs a uprobe pair (~15 us here). The
+ * uprobes are attached by binary for all processes and the BPF side keeps
+ * the target's: CMD and what it forks and execs (a wrapper script's
+ * program), or -p PID and its children, followed in the kernel
+ * (collect/bpf_common.c, as `osprof run` and `record -p` do). */
 #include <bpf/libbpf.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "collect/bpf_common.h"
 #include "rootcause.skel.h"
 #include "rootcause/backend.h"
-
-struct site_links {
-	uint32_t id;
-	struct bpf_link *enter, *ret;
-};
+#include "rootcause/uprobe_sites.h"
 
 struct ub {
 	struct rc_backend base;
 	struct rootcause_bpf *skel;
+	struct osp_session sess;
+	int common; /* sess holds osp_common */
 	struct ring_buffer *rb;
 	struct bpf_link *f0_in, *f0_out;
-	struct site_links *links;
-	size_t nlinks;
+	struct rc_usites sites;
 	rc_event_fn fn;
 	void *ctx;
 };
@@ -32,73 +34,33 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-static struct bpf_link *attach(struct bpf_program *p, pid_t pid, const char *path, uint64_t off,
-                               int ret, uint64_t cookie)
+static struct bpf_link *attach(struct bpf_program *p, const char *path, uint64_t off, int ret,
+                               uint64_t cookie)
 {
 	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = ret, .bpf_cookie = cookie);
-	return bpf_program__attach_uprobe_opts(p, pid ? pid : -1, path, (size_t)off, &o);
+	return bpf_program__attach_uprobe_opts(p, -1, path, (size_t)off, &o);
 }
 
 static int ub_attach_f0(struct rc_backend *b, const char *path, uint64_t off, uint64_t rt)
 {
 	struct ub *u = (struct ub *)b;
 	(void)rt;
-	u->f0_in = attach(u->skel->progs.rc_f0_enter, b->pid, path, off, 0, 0);
+	u->f0_in = attach(u->skel->progs.rc_f0_enter, path, off, 0, 0);
 	if (!u->f0_in)
 		return -errno;
-	u->f0_out = attach(u->skel->progs.rc_f0_exit, b->pid, path, off, 1, 0);
+	u->f0_out = attach(u->skel->progs.rc_f0_exit, path, off, 1, 0);
 	return u->f0_out ? 0 : -errno;
 }
 
 static int ub_add_site(struct rc_backend *b, uint32_t id, const struct rc_site *s, const char *path,
                        uint64_t off, uint64_t rt)
 {
-	struct ub *u = (struct ub *)b;
-	struct rc_bsite bs = {
-	    .kind = (unsigned char)((s->tail ? RC_K_TAIL : 0) | (s->indirect ? RC_K_IND : 0)),
-	    .is_mem = s->is_mem,
-	    .base = s->base,
-	    .index = s->index,
-	    .scale = s->scale,
-	    .disp = s->disp,
-	    .next_ip = rt + s->len};
-	if (bpf_map__update_elem(u->skel->maps.sites, &id, sizeof(id), &bs, sizeof(bs), BPF_ANY))
-		return -errno;
-	struct site_links *l = realloc(u->links, (u->nlinks + 1) * sizeof(*l));
-	if (!l)
-		return -ENOMEM;
-	u->links = l;
-	l = &u->links[u->nlinks];
-	*l = (struct site_links){.id = id};
-	l->enter = attach(u->skel->progs.rc_site_enter, b->pid, path, off, 0, id);
-	if (!l->enter)
-		return -errno;
-	/* Tail jumps end when the enclosing call returns: no return probe. */
-	if (!s->tail) {
-		l->ret = attach(u->skel->progs.rc_site_return, b->pid, path, off + s->len, 0, id);
-		if (!l->ret) {
-			int e = -errno;
-			bpf_link__destroy(l->enter);
-			return e;
-		}
-	}
-	u->nlinks++;
-	return 0;
+	return rc_usites_add(&((struct ub *)b)->sites, id, s, path, off, rt);
 }
 
 static int ub_del_site(struct rc_backend *b, uint32_t id)
 {
-	struct ub *u = (struct ub *)b;
-	for (size_t i = 0; i < u->nlinks; i++) {
-		if (u->links[i].id != id)
-			continue;
-		bpf_link__destroy(u->links[i].enter);
-		bpf_link__destroy(u->links[i].ret);
-		u->links[i] = u->links[--u->nlinks];
-		bpf_map__delete_elem(u->skel->maps.sites, &id, sizeof(id), 0);
-		return 0;
-	}
-	return -ENOENT;
+	return rc_usites_del(&((struct ub *)b)->sites, id);
 }
 
 static int ub_add_edge(struct rc_backend *b, uint32_t parent, uint32_t site, uint32_t slot)
@@ -145,6 +107,11 @@ static int ub_read_hist(struct rc_backend *b, uint64_t *buckets)
 	return 0;
 }
 
+static pid_t ub_f0_pid(struct rc_backend *b)
+{
+	return (pid_t)__atomic_load_n(&((struct ub *)b)->skel->bss->f0_tgid, __ATOMIC_RELAXED);
+}
+
 static uint64_t ub_lost(struct rc_backend *b)
 {
 	return ((struct ub *)b)->skel->bss->lost;
@@ -153,15 +120,13 @@ static uint64_t ub_lost(struct rc_backend *b)
 static void ub_destroy(struct rc_backend *b)
 {
 	struct ub *u = (struct ub *)b;
-	for (size_t i = 0; i < u->nlinks; i++) {
-		bpf_link__destroy(u->links[i].enter);
-		bpf_link__destroy(u->links[i].ret);
-	}
-	free(u->links);
+	rc_usites_free(&u->sites);
 	bpf_link__destroy(u->f0_in);
 	bpf_link__destroy(u->f0_out);
 	ring_buffer__free(u->rb);
 	rootcause_bpf__destroy(u->skel);
+	if (u->common)
+		osp_bpf_common_release(&u->sess);
 	free(u);
 }
 
@@ -175,28 +140,47 @@ static const struct rc_backend_ops ub_ops = {
     .set_peak = ub_set_peak,
     .poll = ub_poll,
     .read_hist = ub_read_hist,
+    .f0_pid = ub_f0_pid,
     .lost = ub_lost,
     .destroy = ub_destroy,
 };
 
-struct rc_backend *rc_uprobe_new(pid_t pid)
+struct rc_backend *rc_uprobe_new(pid_t pid, int is_child)
 {
 	struct ub *u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
 	u->base.ops = &ub_ops;
 	u->base.pid = pid;
-	u->skel = rootcause_bpf__open();
-	if (!u->skel) {
-		fprintf(stderr, "osprof rootcause: cannot open the BPF object: %s\n",
-		        strerror(errno));
+	u->sess.r = 1;
+	if (is_child)
+		u->sess.root_pid = pid;
+	else
+		u->sess.pids = &u->base.pid, u->sess.npids = 1;
+	if (osp_bpf_common_acquire(&u->sess)) {
 		free(u);
 		return NULL;
 	}
-	u->skel->rodata->targ_tgid = (uint32_t)pid;
-	int err = rootcause_bpf__load(u->skel);
+	u->common = 1;
+	u->skel = rootcause_bpf__open();
+	if (u->skel)
+		u->sites = (struct rc_usites){.sites = u->skel->maps.sites,
+		                              .enter = u->skel->progs.rc_site_enter,
+		                              .ret = u->skel->progs.rc_site_return,
+		                              .pid = -1};
+	if (!u->skel) {
+		fprintf(stderr, "osprof rootcause: cannot open the BPF object: %s\n",
+		        strerror(errno));
+		ub_destroy(&u->base);
+		return NULL;
+	}
+	int err = OSP_BPF_SETUP(u->skel, &u->sess);
+	if (!err)
+		err = rootcause_bpf__load(u->skel);
 	if (!err)
 		err = rootcause_bpf__attach(u->skel); /* tracepoints only; uprobes come later */
+	if (!err)
+		err = osp_bpf_common_start(&u->sess);
 	if (err) {
 		fprintf(stderr,
 		        "osprof rootcause: loading the BPF program failed (%s); uprobes need root "

@@ -171,6 +171,30 @@ static int read_symtab(struct rc_elf *e, Elf *elf, Elf64_Word type, size_t *cap)
 	return 0;
 }
 
+/* The file's bytes in anonymous memory, read-only (MAP_FAILED with errno).
+ * Read, not mapped: uprobes attached by binary for every process (the
+ * uprobe backend, the trampoline backend's uprobe fallback) put their int3s
+ * into every executable-capable mapping of the file, osprof's own included,
+ * and a later disassembly of a probed function would find no calls. */
+static void *read_image(int fd, size_t size)
+{
+	void *img = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (img == MAP_FAILED)
+		return img;
+	for (size_t at = 0; at < size;) {
+		ssize_t n = pread(fd, (char *)img + at, size - at, (off_t)at);
+		if (n <= 0) {
+			int e = n ? errno : EIO;
+			munmap(img, size);
+			errno = e;
+			return MAP_FAILED;
+		}
+		at += (size_t)n;
+	}
+	mprotect(img, size, PROT_READ);
+	return img;
+}
+
 int rc_elf_open(const char *path, struct rc_elf **out, char *err, size_t errlen)
 {
 	*out = NULL;
@@ -186,10 +210,10 @@ int rc_elf_open(const char *path, struct rc_elf **out, char *err, size_t errlen)
 		close(fd);
 		return -EINVAL;
 	}
-	void *img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	void *img = read_image(fd, (size_t)st.st_size);
 	if (img == MAP_FAILED) {
 		int e = errno;
-		snprintf(err, errlen, "%s: mmap: %s", path, strerror(e));
+		snprintf(err, errlen, "%s: read: %s", path, strerror(e));
 		close(fd);
 		return -e;
 	}

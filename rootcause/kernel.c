@@ -1,5 +1,5 @@
 /* osprof rootcause --syscall: kernel-side attribution of one peak of a system
- * call's latency (collect/bpf/rc_kernel.bpf.c). This kernel refuses fentry
+ * call's latency (rootcause/bpf/rc_kernel.bpf.c). This kernel refuses fentry
  * and has no kprobes, so DARC's descent through kernel functions cannot run
  * here; instead every in-peak call's time is split into off-CPU intervals
  * (blocking stack + the waker's stack), preemption, IRQs and on-CPU samples,
@@ -21,12 +21,13 @@
 #include <osprof/status.h>
 #include <sys/wait.h>
 #include "collect/bpf_common.h"
+#include "collect/ksyms.h"
 #include "collect/session.h"
-#include "collect/bpf/rc_kernel.h"
+#include "rootcause/bpf/rc_kernel.h"
 #include "rc_kernel.skel.h"
 #include "rootcause/output.h"
 #include "rootcause/peaks.h"
-#include "rootcause/rootcause.h"
+#include "rootcause/driver.h"
 
 static const struct {
 	const char *name;
@@ -35,58 +36,12 @@ static const struct {
 #include "rc_syscalls.h"
 };
 
-struct ksym {
-	uint64_t addr;
-	char *name;
-};
-static struct ksym *ksyms;
-static size_t nksyms;
-
-static int cmp_ksym(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static void load_kallsyms(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "re");
-	if (!f)
-		return;
-	char line[512];
-	size_t cap = 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long a;
-		char type, name[256];
-		if (sscanf(line, "%llx %c %255s", &a, &type, name) != 3 || !a)
-			continue;
-		if (type != 't' && type != 'T')
-			continue;
-		if (nksyms == cap) {
-			cap = cap ? cap * 2 : 65536;
-			struct ksym *k = realloc(ksyms, cap * sizeof(*k));
-			if (!k)
-				break;
-			ksyms = k;
-		}
-		ksyms[nksyms].addr = a;
-		ksyms[nksyms++].name = strdup(name);
-	}
-	fclose(f);
-	osp_sort(ksyms, nksyms, sizeof(*ksyms), cmp_ksym);
-}
+static struct ksyms *ksyms;
 
 static const char *ksym(uint64_t a)
 {
-	size_t lo = 0, hi = nksyms;
-	while (lo < hi) {
-		size_t m = (lo + hi) / 2;
-		if (ksyms[m].addr <= a)
-			lo = m + 1;
-		else
-			hi = m;
-	}
-	return lo ? ksyms[lo - 1].name : "?";
+	const char *n = ksyms ? ksyms_find(ksyms, a) : NULL;
+	return n ? n : "?";
 }
 
 /* One root-cause path: an (activity, stack, waker stack, IRQ) class. */
@@ -439,146 +394,144 @@ static int open_sampling(struct rc_kernel_bpf *skel, struct bpf_link ***links, i
 	return *nl ? 0 : -ENODEV;
 }
 
-int rc_kernel_run(struct rc_opts *o)
+/* One --syscall run: the BPF object, its ring buffer and what it found. */
+struct krun {
+	struct rc_opts *o;
+	int nr, is_child, gate, common;
+	struct osp_session sess;
+	struct rc_kernel_bpf *skel;
+	struct bpf_link **links;
+	int nl;
+	struct ring_buffer *rb;
+	struct kstate k;
+	uint64_t hist[RC_HBUCKETS];
+};
+
+/* Loads and attaches the programs; the target filter is the one of `osprof
+ * run` / `record -p`: CMD (or PID) and the processes it starts, followed in
+ * the kernel (collect/bpf_common.c). */
+static int kernel_start(struct krun *r)
 {
-	int nr = -1;
-	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
-		if (!strcmp(syscalls[i].name, o->syscall))
-			nr = syscalls[i].nr;
-	if (nr < 0)
-		return osp_usage_err("rootcause",
-		                     "--syscall: '%s' is not a system call of this "
-		                     "machine",
-		                     o->syscall);
-	int is_child = o->cmd != NULL, gate = -1, ret = OSP_EXIT_FAIL, status = 0;
-	if (is_child && (o->pid = rc_child_start(o, NULL, &gate)) < 0) {
-		osp_err("rootcause: fork: %s", strerror(errno));
-		return OSP_EXIT_FAIL;
-	}
-	/* The target filter of `osprof run` / `record -p`: CMD (or PID) and the
-	 * processes it starts, followed in the kernel (collect/bpf_common.c). */
-	struct osp_session sess = {.r = 1};
-	if (is_child)
-		sess.root_pid = o->pid;
+	struct rc_opts *o = r->o;
+	if (r->is_child)
+		r->sess.root_pid = o->pid;
 	else
-		sess.pids = &o->pid, sess.npids = 1;
-	struct rc_kernel_bpf *skel = NULL;
-	struct bpf_link **links = NULL;
-	int nl = 0, common = 0;
-	struct ring_buffer *rb = NULL;
-	struct kstate k = {.want = o->p.decision_time};
-	if (osp_bpf_common_acquire(&sess))
-		goto out;
-	common = 1;
-	skel = rc_kernel_bpf__open();
-	if (!skel)
-		goto out;
-	skel->rodata->targ_nr = nr;
-	int err = OSP_BPF_SETUP(skel, &sess);
+		r->sess.pids = &o->pid, r->sess.npids = 1;
+	if (osp_bpf_common_acquire(&r->sess))
+		return -1;
+	r->common = 1;
+	if (!(r->skel = rc_kernel_bpf__open()))
+		return -1;
+	r->skel->rodata->targ_nr = r->nr;
+	int err = OSP_BPF_SETUP(r->skel, &r->sess);
 	if (!err)
-		err = rc_kernel_bpf__load(skel);
+		err = rc_kernel_bpf__load(r->skel);
 	if (!err)
-		err = rc_kernel_bpf__attach(skel);
+		err = rc_kernel_bpf__attach(r->skel);
 	if (!err)
-		err = osp_bpf_common_start(&sess);
+		err = osp_bpf_common_start(&r->sess);
 	if (err) {
 		osp_err("rootcause: loading the kernel-side BPF program failed (%s); it needs "
 		        "root and BTF",
 		        strerror(-err));
-		goto out;
+		return -1;
 	}
-	if (open_sampling(skel, &links, &nl))
+	if (open_sampling(r->skel, &r->links, &r->nl))
 		fprintf(stderr, "osprof rootcause: no cpu-clock sampling: on-CPU time is reported "
 		                "without stacks\n");
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.calls), on_call, &k, NULL);
-	if (!rb)
-		goto out;
-	load_kallsyms();
-	if (is_child) {
-		rc_child_release(gate);
-		gate = -1;
-	}
-	uint64_t hist[RC_HBUCKETS] = {0}, total = 0;
-	while (!osp_signals_stop()) {
-		ring_buffer__poll(rb, 50);
-		total = 0;
-		for (int i = 0; i < RC_HBUCKETS; i++)
-			total += (hist[i] = skel->bss->hist[i]);
-		if (total >= o->p.start_ops)
-			break;
-		if (!rc_target_alive(o->pid, is_child, &status)) {
-			osp_err("rootcause: target exited after %" PRIu64
-			        " of %u calls (--start-ops)",
-			        total, o->p.start_ops);
-			goto out;
-		}
-	}
-	char f0[96];
-	snprintf(f0, sizeof(f0), "syscall:%s", o->syscall);
+	r->rb = ring_buffer__new(bpf_map__fd(r->skel->maps.calls), on_call, &r->k, NULL);
+	if (!r->rb)
+		return -1;
+	if (!ksyms)
+		ksyms = ksyms_load();
+	return 0;
+}
+
+static int read_hist(void *ctx, uint64_t *hist)
+{
+	struct krun *r = ctx;
+	ring_buffer__poll(r->rb, 50);
+	for (int i = 0; i < RC_HBUCKETS; i++)
+		hist[i] = r->skel->bss->hist[i];
+	return 0;
+}
+
+/* Buffers decision_time in-peak calls, then reports their paths. */
+static int attribute(struct krun *r, struct rc_info *in)
+{
+	struct rc_opts *o = r->o;
 	FILE *info = (o->json || o->folded) ? stderr : stdout;
-	rc_print_hist(info, f0, hist, RC_HBUCKETS); /* also when interrupted */
-	if (osp_signals_stop())
-		goto out;
-	struct rc_peak pk[RC_MAX_PEAKS];
-	int np = rc_find_peaks(hist, RC_HBUCKETS, pk, RC_MAX_PEAKS);
-	int want = o->peak ? o->peak : rc_auto_peak(pk, np);
-	if (want < 1 || want > np) {
-		osp_err("rootcause: --peak %d: the histogram has %d peak%s", o->peak, np,
-		        np == 1 ? "" : "s");
-		ret = OSP_EXIT_USAGE;
-		goto out;
-	}
-	struct rc_info in = {.f0 = f0,
-	                     .backend = "kernel",
-	                     .peak = want,
-	                     .blo = pk[want - 1].lo,
-	                     .bhi = pk[want - 1].hi,
-	                     .hist = hist};
+	if (rc_choose_peak(o, r->hist, in))
+		return OSP_EXIT_USAGE;
 	fprintf(info, "attributing peak %d (buckets %d-%d) to kernel paths over %u in-peak calls\n",
-	        want, in.blo, in.bhi, k.want);
+	        in->peak, in->blo, in->bhi, r->k.want);
 	fflush(info);
-	skel->bss->peak_lo = 1ull << in.blo;
-	skel->bss->peak_hi = (2ull << in.bhi) - 1;
-	__atomic_store_n(&skel->bss->searching, 1, __ATOMIC_RELEASE);
-	while (!osp_signals_stop() && k.calls < k.want) {
-		ring_buffer__poll(rb, 100);
-		if (!rc_target_alive(o->pid, is_child, &status)) {
-			ring_buffer__poll(rb, 0);
+	r->skel->bss->peak_lo = 1ull << in->blo;
+	r->skel->bss->peak_hi = (2ull << in->bhi) - 1;
+	__atomic_store_n(&r->skel->bss->searching, 1, __ATOMIC_RELEASE);
+	while (!osp_signals_stop() && r->k.calls < r->k.want) {
+		ring_buffer__poll(r->rb, 100);
+		if (!rc_target_alive(o->pid, r->is_child, NULL)) {
+			ring_buffer__poll(r->rb, 0);
 			break;
 		}
 	}
-	skel->bss->searching = 0;
-	if (k.calls < k.want)
-		osp_err("rootcause: only %" PRIu64 " of %u in-peak calls seen", k.calls, k.want);
-	o->lost = skel->bss->lost;
-	report(stdout, &k, bpf_map__fd(skel->maps.stacks), o, &in, o->syscall);
+	r->skel->bss->searching = 0;
+	if (r->k.calls < r->k.want)
+		osp_err("rootcause: only %" PRIu64 " of %u in-peak calls seen", r->k.calls,
+		        r->k.want);
+	o->lost = r->skel->bss->lost;
+	report(stdout, &r->k, bpf_map__fd(r->skel->maps.stacks), o, in, o->syscall);
 	fflush(stdout);
-	ret = k.calls >= k.want ? OSP_EXIT_OK : OSP_EXIT_FAIL;
-out:
-	ring_buffer__free(rb);
-	for (int i = 0; i < nl; i++)
-		bpf_link__destroy(links[i]);
-	free(links);
-	rc_kernel_bpf__destroy(skel);
-	if (common)
-		osp_bpf_common_release(&sess);
-	free(k.p);
-	if (gate >= 0)
-		close(gate);
-	if (is_child && o->pid > 0 && rc_target_alive(o->pid, 1, &status)) {
-		if (!osp_signals_stop())
-			fprintf(
-			    stderr,
-			    "osprof rootcause: probes removed; waiting for the command (pid %d) "
-			    "to exit\n",
-			    (int)o->pid);
-		int killed = 0;
-		for (;;) {
-			if (osp_signals_stop() && !killed++)
-				kill(o->pid, SIGTERM);
-			if (waitpid(o->pid, &status, 0) >= 0 || errno != EINTR)
-				break;
-		}
+	return r->k.calls >= r->k.want ? OSP_EXIT_OK : OSP_EXIT_FAIL;
+}
+
+int rc_kernel_run(struct rc_opts *o)
+{
+	struct krun r = {.o = o,
+	                 .nr = -1,
+	                 .is_child = o->cmd != NULL,
+	                 .gate = -1,
+	                 .sess = {.r = 1},
+	                 .k = {.want = o->p.decision_time}};
+	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
+		if (!strcmp(syscalls[i].name, o->syscall))
+			r.nr = syscalls[i].nr;
+	if (r.nr < 0)
+		return osp_usage_err("rootcause",
+		                     "--syscall: '%s' is not a system call of this machine",
+		                     o->syscall);
+	if (r.is_child && (o->pid = rc_child_start(o, NULL, &r.gate)) < 0) {
+		osp_err("rootcause: fork: %s", strerror(errno));
+		return OSP_EXIT_FAIL;
 	}
+	int ret = OSP_EXIT_FAIL;
+	if (!kernel_start(&r)) {
+		if (r.is_child) {
+			rc_child_release(r.gate);
+			r.gate = -1;
+		}
+		char f0[96];
+		snprintf(f0, sizeof(f0), "syscall:%s", o->syscall);
+		struct rc_info in = {.f0 = f0, .backend = "kernel", .hist = r.hist};
+		int rc = rc_profile_f0(o, r.is_child, read_hist, &r, r.hist);
+		if (!rc || osp_signals_stop()) /* interrupted: the histogram so far */
+			rc_print_hist((o->json || o->folded) ? stderr : stdout, f0, r.hist,
+			              RC_HBUCKETS);
+		if (!rc && !osp_signals_stop())
+			ret = attribute(&r, &in);
+	}
+	ring_buffer__free(r.rb);
+	for (int i = 0; i < r.nl; i++)
+		bpf_link__destroy(r.links[i]);
+	free(r.links);
+	rc_kernel_bpf__destroy(r.skel);
+	if (r.common)
+		osp_bpf_common_release(&r.sess);
+	free(r.k.p);
+	if (r.gate >= 0)
+		close(r.gate);
+	if (r.is_child)
+		rc_child_finish(o->pid);
 	return ret;
 }

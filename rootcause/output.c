@@ -42,18 +42,40 @@ static void status_text(const struct rc_node *n, char *buf, size_t len)
 	}
 }
 
-void rc_count_probes(const struct rc_search *s, uint64_t counts[2])
+void rc_count_probes(const struct rc_search *s, uint64_t counts[RC_PROBE_KINDS])
 {
-	counts[0] = counts[1] = 0;
+	memset(counts, 0, RC_PROBE_KINDS * sizeof(*counts));
 	for (size_t i = 0; i < s->n; i++)
-		if (s->nodes[i].kind == RC_N_CALL && s->nodes[i].site >= 0)
-			counts[s->nodes[i].probe == RC_PROBE_BREAK]++;
+		if (s->nodes[i].kind == RC_N_CALL && s->nodes[i].site >= 0 &&
+		    s->nodes[i].probe >= 0 && s->nodes[i].probe < RC_PROBE_KINDS)
+			counts[s->nodes[i].probe]++;
 }
 
-static const char *probe_name(const struct rc_search *s, const struct rc_info *in, int probe)
+static const char *probe_name(const struct rc_info *in, int probe)
 {
-	(void)s;
-	return probe == RC_PROBE_BREAK ? "breakpoint" : in->backend;
+	return probe == RC_PROBE_BREAK    ? "breakpoint"
+	       : probe == RC_PROBE_UPROBE ? "uprobe"
+	                                  : in->backend;
+}
+
+/* "N by trampoline, M by uprobe, K by breakpoint" (the uprobe backend's
+ * sites are all uprobes: "N by uprobe, K by breakpoint"). */
+static void probe_counts(FILE *out, const struct rc_search *s, const struct rc_info *in, int json)
+{
+	uint64_t pc[RC_PROBE_KINDS];
+	rc_count_probes(s, pc);
+	int fb = strcmp(in->backend, "uprobe") != 0;
+	if (json) {
+		fprintf(out, "\"%s\":%" PRIu64, in->backend, pc[RC_PROBE_NATIVE]);
+		if (fb)
+			fprintf(out, ",\"uprobe\":%" PRIu64, pc[RC_PROBE_UPROBE]);
+		fprintf(out, ",\"breakpoint\":%" PRIu64, pc[RC_PROBE_BREAK]);
+		return;
+	}
+	fprintf(out, "%" PRIu64 " by %s", pc[RC_PROBE_NATIVE], in->backend);
+	if (fb)
+		fprintf(out, ", %" PRIu64 " by uprobe", pc[RC_PROBE_UPROBE]);
+	fprintf(out, ", %" PRIu64 " by breakpoint", pc[RC_PROBE_BREAK]);
 }
 
 static void tree_rec(FILE *out, const struct rc_search *s, int id, int indent)
@@ -68,8 +90,8 @@ static void tree_rec(FILE *out, const struct rc_search *s, int id, int indent)
 	else
 		fprintf(out, "%*s-> %s", indent, "", n->name);
 	if (n->where[0])
-		fprintf(out, "  (at %s%s)", n->where,
-		        n->probe == RC_PROBE_BREAK ? ", breakpoint" : "");
+		fprintf(out, "  (at %s%s%s)", n->where, n->probe ? ", " : "",
+		        n->probe ? probe_name(NULL, n->probe) : "");
 	if (n->parent >= 0)
 		fprintf(out, "  maxcount %" PRIu64 "/%" PRIu64 " = %.0f%%", n->maxcount,
 		        s->nodes[n->parent].rounds, share(s, n));
@@ -97,10 +119,11 @@ void rc_print_tree(FILE *out, const struct rc_search *s, const struct rc_info *i
 	        "decision time %u, maxcount %.0f%%%s\n",
 	        s->used, in->search_calls, took, s->p.decision_time, s->p.maxcount_pct,
 	        s->done ? "" : "  (search not finished)");
-	uint64_t pc[2];
-	rc_count_probes(s, pc);
-	fprintf(out, "call sites timed: %" PRIu64 " by %s, %" PRIu64 " by breakpoint%s\n", pc[0],
-	        in->backend, pc[1], in->f0_break ? "; f0 by breakpoint" : "");
+	fputs("call sites timed: ", out);
+	probe_counts(out, s, in, 0);
+	fprintf(out, "%s%s%s\n", in->f0_break ? "; f0 by breakpoint" : "",
+	        in->fallback && in->fallback[0] ? "; where no jump fits: " : "",
+	        in->fallback ? in->fallback : "");
 	if (s->n)
 		tree_rec(out, s, 0, 0);
 }
@@ -158,9 +181,8 @@ static void json_node(FILE *out, const struct rc_search *s, const struct rc_info
 		fprintf(out, ",\"irq\":%u", n->irqn);
 	if (n->kind == RC_N_CALL || n->kind == RC_N_ROOT)
 		fprintf(out, ",\"probe\":\"%s\"",
-		        probe_name(s, in,
-		                   n->kind == RC_N_ROOT ? (in->f0_break ? RC_PROBE_BREAK : 0)
-		                                        : n->probe));
+		        probe_name(in, n->kind == RC_N_ROOT ? (in->f0_break ? RC_PROBE_BREAK : 0)
+		                                            : n->probe));
 	if (n->callee)
 		fprintf(out, ",\"address\":\"0x%" PRIx64 "\"", n->callee);
 	fputs(",\"children\":[", out);
@@ -199,10 +221,14 @@ void rc_print_json(FILE *out, const struct rc_search *s, const struct rc_info *i
 	fputs(",\"histogram\":{\"unit\":\"log2_ns\",\"buckets\":[", out);
 	for (int i = 0; i < RC_HBUCKETS; i++)
 		fprintf(out, "%s%" PRIu64, i ? "," : "", in->hist ? in->hist[i] : 0);
-	uint64_t pc[2];
-	rc_count_probes(s, pc);
-	fprintf(out, "]},\"probes\":{\"%s\":%" PRIu64 ",\"breakpoint\":%" PRIu64 "}", in->backend,
-	        pc[0], pc[1]);
+	fputs("]},\"probes\":{", out);
+	probe_counts(out, s, in, 1);
+	fputc('}', out);
+	if (in->fallback && in->fallback[0]) {
+		fputs(",\"fallback\":\"", out);
+		osp_json_string(out, in->fallback);
+		fputc('"', out);
+	}
 	fputs(",\"tree\":", out);
 	if (s->n)
 		json_node(out, s, in, 0);

@@ -17,10 +17,11 @@ struct rc_info {
 	uint64_t search_calls; /* of which during the search */
 	uint64_t search_ns;    /* wall time of the search */
 	int f0_break;          /* f0 hooked with the breakpoint fallback */
+	const char *fallback;  /* how sites no jump fits are probed, or NULL */
 };
 
 /* Call-site nodes instrumented during the search, by how (RC_PROBE_*). */
-void rc_count_probes(const struct rc_search *s, uint64_t counts[2]);
+void rc_count_probes(const struct rc_search *s, uint64_t counts[RC_PROBE_KINDS]);
 
 void rc_print_tree(FILE *out, const struct rc_search *s, const struct rc_info *in);
 void rc_print_folded(FILE *out, const struct rc_search *s);

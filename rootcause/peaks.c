@@ -25,8 +25,16 @@ int rc_find_peaks(const uint64_t *b, int n, struct rc_peak *out, int max)
 	struct osp_hist h;
 	if (to_hist(b, n, &h))
 		return 0;
+	/* f0's histogram is short (--start-ops calls, 100 by default): a slow
+	 * peak of 5 % is 5-15 calls, and preemption on a busy machine spreads
+	 * it over runs of buckets each under the library's 20-call outlier
+	 * floor. Here a run of 2 % of the calls (at least 3) is a peak. */
+	struct osp_peak_opts o = {OSP_PEAK_VALLEY_RATIO, OSP_PEAK_VALLEY_Z, OSP_PEAK_MIN_COUNT};
+	uint64_t floor = h.count / 50 > 3 ? h.count / 50 : 3;
+	if (floor < o.min_count)
+		o.min_count = (unsigned)floor;
 	struct osp_peak all[64];
-	unsigned na = osp_find_peaks(&h, NULL, all, 64);
+	unsigned na = osp_find_peaks(&h, &o, all, 64);
 	if (na > 64)
 		na = 64;
 	/* Stray calls (under 0.5% of all, e.g. a few preempted calls) are

@@ -1,11 +1,20 @@
-/* osprof rootcause: options shared by the user-space search (DARC) and the
- * kernel-side attribution for --syscall (rootcause/kernel.c). */
+/* osprof rootcause, the room's API: cli/cmd_rootcause.c parses the options
+ * into struct rc_opts and calls one of the two drivers, the user-space search
+ * (DARC) of --func (rootcause/func.c) or the kernel-side attribution of
+ * --syscall (rootcause/kernel.c). */
 #ifndef OSPROF_RC_ROOTCAUSE_H
 #define OSPROF_RC_ROOTCAUSE_H
 
 #include <signal.h>
 #include <sys/types.h>
 #include "rootcause/search.h"
+
+/* The progress line is the caller's (a terminal display): show(ctx, force,
+ * line) redraws it, line NULL erases it. show NULL: no progress. */
+struct rc_progress {
+	void (*show)(void *ctx, int force, const char *line);
+	void *ctx;
+};
 
 struct rc_opts {
 	const char *func;    /* BIN:SYM */
@@ -23,17 +32,13 @@ struct rc_opts {
 	int quiet;           /* -q: no progress line */
 	const char *backend; /* "uprobe" or "trampoline" */
 	int allow_loss;      /* --allow-loss */
-	uint64_t lost;       /* out: in-peak records lost (ring buffer full) */
+	struct rc_progress progress;
+	uint64_t lost; /* out: in-peak records lost (ring buffer full) */
 };
 
-/* Forks CMD held at a gate; rc_child_release lets it exec. env: extra
- * "K=V" strings (NULL-terminated) or NULL; its output as o->target_fd. */
-pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate);
-void rc_child_release(int gate);
-/* 1 while the target runs (reaps a child of ours). */
-int rc_target_alive(pid_t pid, int is_child, int *status);
-
-/* --syscall: kernel-side attribution; returns an exit status. */
+/* --func: the DARC search; --syscall: kernel-side attribution. Each returns
+ * an exit status (OSP_EXIT_*). */
+int rc_func_run(struct rc_opts *o);
 int rc_kernel_run(struct rc_opts *o);
 
 #endif

@@ -2,9 +2,10 @@
  * probes are in place (collect/session.c), or a running process. */
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <sys/wait.h>
 #include "collect/session.h"
-#include "rootcause/rootcause.h"
+#include "rootcause/driver.h"
 
 pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate)
 {
@@ -35,4 +36,24 @@ int rc_target_alive(pid_t pid, int is_child, int *status)
 		return r == 0;
 	}
 	return kill(pid, 0) == 0 || errno != ESRCH;
+}
+
+void rc_child_finish(pid_t pid)
+{
+	int status;
+	if (pid <= 0 || !rc_target_alive(pid, 1, &status))
+		return;
+	/* The target keeps running without probes; wait for it. */
+	if (!osp_signals_stop())
+		fprintf(stderr,
+		        "osprof rootcause: probes removed; waiting for the command (pid %d) to "
+		        "exit\n",
+		        (int)pid);
+	int killed = 0;
+	for (;;) {
+		if (osp_signals_stop() && !killed++)
+			kill(pid, SIGTERM);
+		if (waitpid(pid, &status, 0) >= 0 || errno != EINTR)
+			break;
+	}
 }

@@ -7,8 +7,11 @@
  * stub; f0's first instructions are relocated into its stub (plan made by
  * osprof, rootcause/reloc.c; code by reloc_emit.c), and a site among them
  * is patched in the relocated copy. Any other site (indirect call, short
- * jump) and an f0 that a jump cannot replace (a branch into its first
- * bytes) get an int3 instead, turned into the call by on_trap. */
+ * jump) gets osprof's uprobes when osprof runs as root (the uprobe
+ * fallback: rootcause/bpf/rc_fallback.bpf.c, their times read from this
+ * thread's cell at the end of f0), else an int3, turned into the call by
+ * on_trap, as does an f0 a jump cannot replace (a branch into its first
+ * bytes). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +20,7 @@
 #include <signal.h>
 #include <ucontext.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,11 +62,43 @@ struct thr {
 	uint64_t tgt[RC_NSLOTS]; /* last target of an indirect call */
 	uint32_t touched[RC_NSLOTS];
 	uint32_t ntouched;
+	struct rc_fb_cell *cell; /* this thread's uprobe-fallback cell, or NULL */
 };
 
+/* The uprobe programs read the stack of timed calls at these offsets. */
+_Static_assert(offsetof(struct thr, sp) == 4 && offsetof(struct thr, stk) == RC_AGENT_STK &&
+                   sizeof(struct frame) == RC_AGENT_FRAME &&
+                   offsetof(struct frame, slot) == RC_AGENT_SLOT && STACK == RC_AGENT_DEPTH,
+               "struct thr as rootcause/bpf/rootcause.h describes it");
+
 static __thread struct thr *thr __attribute__((tls_model("initial-exec")));
+/* The uprobe fallback's cells (rootcause/bpf/rootcause.h), NULL without it. */
+static struct rc_fb_cell *fb_cells;
 
 /* ---- hot path (called from tramp.S) ---- */
+
+/* Claims the thread's cell (tid & RC_FB_MASK): the uprobe programs count
+ * the owner's calls only. */
+static void fb_claim(struct thr *t)
+{
+	uint32_t tid = (uint32_t)syscall(SYS_gettid);
+	struct rc_fb_cell *c = &fb_cells[tid & RC_FB_MASK];
+	memset(c, 0, sizeof(*c));
+	__atomic_store_n(&c->thr, (uint64_t)t, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->tid, tid, __ATOMIC_RELEASE);
+	t->cell = c;
+}
+
+/* The parent of a call: a call timed by the uprobes that began after the
+ * agent's innermost one, else that one. */
+static uint32_t fb_parent(const struct thr *t, uint32_t parent)
+{
+	const struct rc_fb_cell *c = t->cell;
+	uint32_t n = __atomic_load_n(&c->n, __ATOMIC_RELAXED);
+	if (n && n <= RC_FB_STACK && c->fr[n - 1].agent_sp == t->sp)
+		return c->fr[n - 1].slot;
+	return parent;
+}
 
 static uint32_t edge(uint32_t parent, uint32_t site)
 {
@@ -87,12 +123,16 @@ HIDDEN void darc_c_enter(uint32_t site, uint64_t *retslot)
 			t = thr = calloc(1, sizeof(*t));
 			if (!t)
 				return;
+			if (fb_cells)
+				fb_claim(t);
 		}
 		if (t->sp >= STACK)
 			return;
 		uint32_t slot = 0;
 		if (t->f0_depth++ == 0) {
 			t->sp = 0;
+			if (t->cell)
+				t->cell->n = 0;
 			t->gen = __atomic_load_n(&shm->gen, __ATOMIC_ACQUIRE);
 		} else {
 			slot = t->stk[t->sp - 1].slot; /* recursion: transparent */
@@ -103,7 +143,10 @@ HIDDEN void darc_c_enter(uint32_t site, uint64_t *retslot)
 	}
 	if (!t || !t->f0_depth || t->sp >= STACK || !t->sp)
 		return;
-	uint32_t child = edge(t->stk[t->sp - 1].slot, site);
+	uint32_t parent = t->stk[t->sp - 1].slot;
+	if (__builtin_expect(t->cell != NULL, 0))
+		parent = fb_parent(t, parent);
+	uint32_t child = edge(parent, site);
 	if (child >= RC_NSLOTS)
 		return; /* not on a path of the ftree */
 	struct frame *f = &t->stk[t->sp++];
@@ -112,6 +155,22 @@ HIDDEN void darc_c_enter(uint32_t site, uint64_t *retslot)
 	f->site = site;
 	*retslot = (uint64_t)darc_ret_asm;
 	f->start = __rdtsc();
+}
+
+/* The uprobe-timed calls of this f0 call into its record (e, or none). */
+static void fb_collect(struct rc_fb_cell *c, struct rc_event *e)
+{
+	for (uint32_t w = 0; w < RC_NSLOTS / 64; w++) {
+		for (uint64_t m = c->touched[w]; m; m &= m - 1) {
+			uint32_t s = w * 64 + (uint32_t)__builtin_ctzll(m);
+			if (e && c->lat[s] > e->lat[s])
+				e->lat[s] = c->lat[s];
+			if (e && c->tgt[s])
+				e->tgt[s] = c->tgt[s];
+			c->lat[s] = c->tgt[s] = 0;
+		}
+		c->touched[w] = 0;
+	}
 }
 
 static void finish_f0(struct thr *t, uint64_t cycles)
@@ -145,10 +204,14 @@ static void finish_f0(struct thr *t, uint64_t cycles)
 					e->lat[s] = 1;
 				e->tgt[s] = t->tgt[s];
 			}
+			if (t->cell)
+				fb_collect(t->cell, e);
 			__atomic_store_n(&shm->ev_seq[idx % RCS_NEV], idx + 1, __ATOMIC_RELEASE);
 		}
 	}
 clear:
+	if (t->cell)
+		fb_collect(t->cell, NULL);
 	for (uint32_t i = 0; i < t->ntouched; i++)
 		t->lat[t->touched[i]] = t->tgt[t->touched[i]] = 0;
 	t->ntouched = 0;
@@ -470,6 +533,16 @@ static int add_break(const struct rcs_cmd *c, uint64_t loc)
 	return rc ? rc : RCS_BREAK;
 }
 
+/* Where no jump fits: osprof's uprobes when it offers them (not in f0's
+ * relocated copy, which the uprobes on the original would miss, and not on
+ * tail jumps, which have no return), else a breakpoint. */
+static int add_fallback(const struct rcs_cmd *c, uint64_t loc)
+{
+	if (fb_cells && loc == c->addr && !c->tail)
+		return RCS_UPROBE;
+	return add_break(c, loc);
+}
+
 static int add_site(const struct rcs_cmd *c)
 {
 	uint64_t loc = site_location(c->addr);
@@ -481,10 +554,10 @@ static int add_site(const struct rcs_cmd *c)
 	 * returns to. */
 	if (!rc_reloc_site_jumps(a, loc == c->addr ? c->len : 5, c->indirect) ||
 	    loc + 5 + (uint64_t)(int64_t)rel != c->target)
-		return add_break(c, loc);
+		return add_fallback(c, loc);
 	uint8_t *s = stub_alloc(loc, RCS_STUB_SITE);
 	if (!s)
-		return add_break(c, loc);
+		return add_fallback(c, loc);
 	memset(s, 0xcc, RCS_STUB_SITE);
 	s[0] = 0x41, s[1] = 0xbb; /* mov $site, %r11d */
 	put32(s + 2, (int32_t)c->site);
@@ -631,9 +704,10 @@ static void *control(void *arg)
 		while (shm->cmd_tail < __atomic_load_n(&shm->cmd_head, __ATOMIC_ACQUIRE)) {
 			uint64_t i = shm->cmd_tail % RCS_NCMD;
 			const struct rcs_cmd *c = &shm->cmds[i];
-			int rc = c->op == RCS_ADD_SITE   ? add_site(c)
-			         : c->op == RCS_DEL_SITE ? del_site(c)
-			                                 : -EINVAL;
+			int rc = c->op == RCS_ADD_SITE    ? add_site(c)
+			         : c->op == RCS_DEL_SITE  ? del_site(c)
+			         : c->op == RCS_ADD_BREAK ? add_break(c, site_location(c->addr))
+			                                  : -EINVAL;
 			shm->cmd_result[i] = rc;
 			__atomic_store_n(&shm->cmd_tail, shm->cmd_tail + 1, __ATOMIC_RELEASE);
 		}
@@ -641,6 +715,21 @@ static void *control(void *arg)
 		syscall(SYS_futex, &shm->cmd_seq, FUTEX_WAIT, seq, &to, NULL, 0);
 	}
 	return NULL;
+}
+
+/* The uprobe fallback's cells: a BPF array map osprof created before
+ * starting CMD, its fd inherited (OSPROF_DARC_UFB). Only the process that
+ * claimed the channel maps it. */
+static void fb_map(const struct rc_shm *s)
+{
+	const char *v = getenv("OSPROF_DARC_UFB");
+	if (!s->ufb || !v)
+		return;
+	long pg = sysconf(_SC_PAGESIZE);
+	size_t len = (sizeof(struct rc_fb_cell) * RC_FB_CELLS + (size_t)pg - 1) & ~((size_t)pg - 1);
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, atoi(v), 0);
+	if (p != MAP_FAILED)
+		fb_cells = p;
 }
 
 __attribute__((constructor)) static void darc_agent_init(void)
@@ -673,6 +762,7 @@ __attribute__((constructor)) static void darc_agent_init(void)
 		munmap(p, sizeof(struct rc_shm));
 		return;
 	}
+	fb_map(s);
 	struct sigaction sa = {.sa_sigaction = on_trap, .sa_flags = SA_SIGINFO | SA_RESTART};
 	sigaction(SIGTRAP, &sa, &old_trap);
 	have_sync_core =

@@ -8,7 +8,7 @@
 #define OSPROF_DARC_SHM_H
 
 #include <stdint.h>
-#include "collect/bpf/rootcause.h"
+#include "rootcause/bpf/rootcause.h"
 #include "rootcause/agent/reloc.h"
 
 #define RCS_MAGIC     0x4f53505244415243ull /* "OSPRDARC" */
@@ -20,10 +20,13 @@
 
 /* How f0 is hooked and a site probed (a site command's result, >= 0):
  * a jump to a trampoline, or an int3 the agent's SIGTRAP handler turns
- * into the call (any instruction, at the price of a signal per call). */
-enum rcs_mode { RCS_JUMP = 0, RCS_BREAK = 1 };
+ * into the call (any instruction, at the price of a signal per call), or,
+ * when osprof offers it (ufb), nothing in the agent: osprof puts uprobes on
+ * the site whose times reach the agent through its cells (rootcause.h). */
+enum rcs_mode { RCS_JUMP = 0, RCS_BREAK = 1, RCS_UPROBE = 2 };
 
-enum rcs_op { RCS_ADD_SITE = 1, RCS_DEL_SITE };
+/* RCS_ADD_BREAK: a site osprof could not put uprobes on. */
+enum rcs_op { RCS_ADD_SITE = 1, RCS_DEL_SITE, RCS_ADD_BREAK };
 
 struct rcs_cmd {
 	uint32_t op;
@@ -55,7 +58,7 @@ struct rc_shm {
 	/* search */
 	uint64_t peak_lo, peak_hi, gen;
 	uint32_t searching;
-	uint32_t pad2;
+	uint32_t ufb;      /* osprof: the uprobe fallback's cells are in OSPROF_DARC_UFB */
 	uint64_t tsc_mult; /* ns = cycles * tsc_mult >> 32; 0 until calibrated */
 	uint64_t hist[RC_HBUCKETS];
 	uint64_t lost;

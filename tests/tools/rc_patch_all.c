@@ -110,7 +110,7 @@ int main(int argc, char **argv)
 		if (sp.mods[i].elf && !strcmp(sp.mods[i].elf->path, e->path))
 			bias = sp.mods[i].bias;
 	/* Every site under f0 is timed at any depth: (slot 0 or 1, site) -> 1. */
-	unsigned long n[3] = {0};
+	unsigned long n[4] = {0}; /* trampoline, breakpoint, uprobe, failed */
 	uint32_t id = 1;
 	char name[512];
 	while (fgets(name, sizeof(name), nf)) {
@@ -119,8 +119,10 @@ int main(int argc, char **argv)
 		struct rc_site *v = NULL;
 		int ns = s && !s->got ? rc_callsites(e, s, &v) : 0;
 		for (int j = 0; j < ns; j++, id++) {
-			int rc = be->ops->add_site(be, id, &v[j], bin, 0, v[j].addr + bias);
-			n[rc == RC_PROBE_NATIVE ? 0 : rc == RC_PROBE_BREAK ? 1 : 2]++;
+			uint64_t off = 0; /* the file offset, for the uprobe fallback */
+			rc_elf_off(e, v[j].addr, &off);
+			int rc = be->ops->add_site(be, id, &v[j], bin, off, v[j].addr + bias);
+			n[rc < 0 ? 3 : rc]++;
 			if (rc < 0)
 				printf("%s+0x%llx %s: failed: %s\n", name,
 				       (unsigned long long)(v[j].addr - s->addr), v[j].text,
@@ -131,8 +133,8 @@ int main(int argc, char **argv)
 		free(v);
 	}
 	fclose(nf);
-	printf("sites %lu: trampoline %lu, breakpoint %lu, failed %lu\n", n[0] + n[1] + n[2], n[0],
-	       n[1], n[2]);
+	printf("sites %lu: trampoline %lu, breakpoint %lu, uprobe %lu, failed %lu\n",
+	       n[0] + n[1] + n[2] + n[3], n[0], n[1], n[2], n[3]);
 	fflush(stdout);
 	int ok = !progress(be, pid, 500);
 	for (uint32_t i = 1; i < id; i++)

@@ -1,8 +1,8 @@
 /* Per-thread state of the rootcause objects (rootcause.bpf.c, rc_kernel.bpf.c):
  * a hash `threads` keyed by tid, new entries copied from a one-slot array
  * `zero` (the state is too large for the BPF stack). */
-#ifndef OSPROF_COLLECT_BPF_RC_THREAD_BPF_H
-#define OSPROF_COLLECT_BPF_RC_THREAD_BPF_H
+#ifndef OSPROF_RC_BPF_RC_THREAD_BPF_H
+#define OSPROF_RC_BPF_RC_THREAD_BPF_H
 
 /* The state of the current thread, NULL when it is not in process tgid (0:
  * any process) or has none and create is 0. *tidp (if given) gets the tid. */

@@ -1,4 +1,4 @@
-/* Types shared by collect/bpf/rc_kernel.bpf.c and rootcause/kernel.c: the
+/* Types shared by rootcause/bpf/rc_kernel.bpf.c and rootcause/kernel.c: the
  * kernel-side attribution of osprof rootcause --syscall. */
 #ifndef OSPROF_BPF_RC_KERNEL_H
 #define OSPROF_BPF_RC_KERNEL_H

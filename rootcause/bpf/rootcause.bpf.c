@@ -8,17 +8,18 @@
  * an edge of the ftree (the children map). That single rule gives call-path
  * filtering and recursion handling (seed 002 §3.8, §3.11). At f0's return
  * the per-slot maxima of one call are sent to user space only if f0's latency
- * lies in the chosen peak. */
+ * lies in the chosen peak.
+ *
+ * The probes are attached by binary for every process; the target is CMD
+ * and the processes it forks and execs (a wrapper script's program), or -p
+ * PID and its children: osp_common's follow map, as `osprof run` follows. */
 #include "vmlinux.h"
-#include <bpf/bpf_helpers.h>
-#include <bpf/bpf_tracing.h>
+#include "osp_common.bpf.h"
 #include "rootcause.h"
 #include "rc_thread.bpf.h"
-#include "osp_bucket.h"
+#include "rc_site.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-const volatile __u32 targ_tgid = 0;
 
 /* Written by user space while running. */
 __u64 peak_lo = 0, peak_hi = 0;
@@ -26,6 +27,7 @@ __u64 gen = 0;
 __u32 searching = 0;
 __u64 hist[RC_HBUCKETS];
 __u64 lost = 0;
+__u32 f0_tgid = 0; /* the first process seen calling f0: its address space is searched */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -40,20 +42,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct rc_thread);
 } threads SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, struct rc_ckey);
-	__type(value, __u32);
-} children SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u32);
-	__type(value, struct rc_bsite);
-} sites SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -73,9 +61,11 @@ struct {
 	__type(value, struct irqstate);
 } irqs SEC(".maps");
 
-static __always_inline struct rc_thread *cur_thread(__u32 *tidp)
+static __always_inline struct rc_thread *cur_thread(__u32 *tidp, int create)
 {
-	return rc_thread(&threads, &zero, targ_tgid, tidp, 0);
+	if (!osp_target())
+		return NULL;
+	return rc_thread(&threads, &zero, 0, tidp, create);
 }
 
 static __always_inline __u32 top_slot(struct rc_thread *t)
@@ -84,35 +74,6 @@ static __always_inline __u32 top_slot(struct rc_thread *t)
 	if (sp == 0 || sp > RC_STACK)
 		return 0;
 	return t->stk[(sp - 1) & (RC_STACK - 1)].slot & (RC_NSLOTS - 1);
-}
-
-/* Operand of an indirect call: registers come from a copy of pt_regs
- * (variable offsets into ctx are refused by the verifier). */
-static __always_inline __u64 reg_val(const __u64 *regs, int i)
-{
-	if (i < 0 || i >= (int)(sizeof(struct pt_regs) / 8))
-		return 0;
-	return regs[i & 31];
-}
-
-static __always_inline __u64 ind_target(struct pt_regs *ctx, struct rc_bsite *bs)
-{
-	__u64 regs[sizeof(struct pt_regs) / 8] = {};
-	if (bpf_probe_read_kernel(regs, sizeof(regs), ctx))
-		return 0;
-	__u64 a = 0;
-	if (bs->base == -2)
-		a = bs->next_ip;
-	else if (bs->base >= 0)
-		a = reg_val(regs, bs->base);
-	if (bs->index >= 0)
-		a += reg_val(regs, bs->index) * bs->scale;
-	a += bs->disp;
-	if (!bs->is_mem)
-		return a;
-	__u64 v = 0;
-	bpf_probe_read_user(&v, sizeof(v), (void *)a);
-	return v;
 }
 
 static __always_inline void close_frame(struct rc_thread *t, struct rc_frame *f, __u64 now)
@@ -126,9 +87,11 @@ static __always_inline void close_frame(struct rc_thread *t, struct rc_frame *f,
 SEC("uprobe")
 int rc_f0_enter(struct pt_regs *ctx)
 {
-	struct rc_thread *t = rc_thread(&threads, &zero, targ_tgid, NULL, 1);
+	struct rc_thread *t = cur_thread(0, 1);
 	if (!t)
 		return 0;
+	if (!f0_tgid)
+		f0_tgid = bpf_get_current_pid_tgid() >> 32;
 	if (t->f0_depth++ == 0) {
 		t->sp = 0;
 		t->gen = gen;
@@ -141,7 +104,7 @@ SEC("uretprobe")
 int rc_f0_exit(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct rc_thread *t = cur_thread(0);
+	struct rc_thread *t = cur_thread(0, 0);
 	if (!t || !t->f0_depth)
 		return 0;
 	if (--t->f0_depth)
@@ -187,7 +150,7 @@ int rc_f0_exit(struct pt_regs *ctx)
 SEC("uprobe")
 int rc_site_enter(struct pt_regs *ctx)
 {
-	struct rc_thread *t = cur_thread(0);
+	struct rc_thread *t = cur_thread(0, 0);
 	if (!t || !t->f0_depth)
 		return 0;
 	__u64 ip = PT_REGS_IP(ctx);
@@ -196,7 +159,7 @@ int rc_site_enter(struct pt_regs *ctx)
 	__u32 sp = t->sp;
 	if (sp > 0 && sp <= RC_STACK) {
 		struct rc_frame *prev = &t->stk[(sp - 1) & (RC_STACK - 1)];
-		if (!prev->tail && prev->ret_ip == ip) {
+		if (!prev->tail && prev->ret_ip == ip && PT_REGS_SP(ctx) >= prev->rsp) {
 			close_frame(t, prev, bpf_ktime_get_ns());
 			t->sp = --sp;
 		}
@@ -216,6 +179,7 @@ int rc_site_enter(struct pt_regs *ctx)
 	f->slot = s;
 	f->tail = bs && (bs->kind & RC_K_TAIL);
 	f->ret_ip = bs ? bs->next_ip : 0;
+	f->rsp = PT_REGS_SP(ctx);
 	if (bs && (bs->kind & RC_K_IND))
 		t->tgt[s] = ind_target(ctx, bs);
 	t->sp = sp + 1;
@@ -227,7 +191,7 @@ SEC("uprobe")
 int rc_site_return(struct pt_regs *ctx)
 {
 	__u64 now = bpf_ktime_get_ns();
-	struct rc_thread *t = cur_thread(0);
+	struct rc_thread *t = cur_thread(0, 0);
 	if (!t || !t->f0_depth)
 		return 0;
 	__u32 site = (__u32)bpf_get_attach_cookie(ctx);
@@ -237,6 +201,8 @@ int rc_site_return(struct pt_regs *ctx)
 			return 0;
 		struct rc_frame *f = &t->stk[(sp - 1) & (RC_STACK - 1)];
 		if (f->site == site) {
+			if (PT_REGS_SP(ctx) < f->rsp)
+				return 0; /* a deeper, untimed call of this site returned */
 			close_frame(t, f, now);
 			t->sp = sp - 1;
 			return 0;
@@ -258,7 +224,7 @@ int BPF_PROG(rc_switch, bool preempt, struct task_struct *prev, struct task_stru
 	/* Involuntary: preempted in the kernel, or still runnable (a user-mode
 	 * thread whose slice ran out switches with preempt == false). */
 	int runnable = preempt || prev->__state == 0;
-	if (runnable && (!targ_tgid || prev->tgid == targ_tgid)) {
+	if (runnable && osp_tgid_followed(prev->tgid)) {
 		__u32 tid = prev->pid;
 		struct rc_thread *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->f0_depth) {
@@ -266,7 +232,7 @@ int BPF_PROG(rc_switch, bool preempt, struct task_struct *prev, struct task_stru
 			t->off_slot = top_slot(t);
 		}
 	}
-	if (!targ_tgid || next->tgid == targ_tgid) {
+	if (osp_tgid_followed(next->tgid)) {
 		__u32 tid = next->pid;
 		struct rc_thread *t = bpf_map_lookup_elem(&threads, &tid);
 		if (t && t->off_start) {
@@ -280,7 +246,7 @@ int BPF_PROG(rc_switch, bool preempt, struct task_struct *prev, struct task_stru
 static __always_inline void irq_begin(__u32 n)
 {
 	__u32 tid = 0;
-	struct rc_thread *t = cur_thread(&tid);
+	struct rc_thread *t = cur_thread(&tid, 0);
 	__u32 k = 0;
 	struct irqstate *st = bpf_map_lookup_elem(&irqs, &k);
 	if (!st)
