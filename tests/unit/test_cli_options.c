@@ -156,6 +156,7 @@ static void test_errors(void)
 		char *argv[] = {"test", (char *)bad[i].arg, (char *)bad[i].val, NULL};
 		int argc = bad[i].val && *bad[i].val ? 3 : 2;
 		CHECK(call(&c, 0, argc, argv, err, sizeof(err)) == 2);
+		free(c.v.pids.v); /* "-p 1,x": 1 was taken before x was refused */
 		char want[256];
 		snprintf(want, sizeof(want), "%sTry 'osprof test --help'.\n",
 		         bad[i].msg ? bad[i].msg : "osprof test: -t/--top needs an argument\n");
