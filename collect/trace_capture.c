@@ -352,7 +352,8 @@ long osp_trace_capture_poll(struct osp_trace_capture *c, struct osp_trace_writer
 	c->w = w;
 	c->moved = 0;
 	/* Producers wake the fd only when much is waiting; the caller's
-	 * timeout plus this consume picks up the rest. */
+	 * timeout plus the consume below picks up the rest. The zero-timeout
+	 * poll is what clears the epoll fd's readiness the caller waits on. */
 	int rc = ring_buffer__poll(c->rb, 0);
 	if (rc < 0 && rc != -EINTR)
 		return rc;

@@ -111,14 +111,8 @@ static __always_inline int stats_latency(struct rpc_task___osp *t, __s64 rtt, __
 	return 0;
 }
 
-SEC("tp_btf/rpc_stats_latency")
-int BPF_PROG(rpc_lat_btf, struct rpc_task___osp *t, __s64 backlog, __s64 rtt, __s64 execute)
-{
-	return stats_latency(t, rtt, execute);
-}
-
-SEC("raw_tp/rpc_stats_latency")
-int BPF_PROG(rpc_lat_raw, struct rpc_task___osp *t, __s64 backlog, __s64 rtt, __s64 execute)
+OSP_TP_TWINS(rpc_stats_latency, rpc_lat, struct rpc_task___osp *t, __s64 backlog, __s64 rtt,
+             __s64 execute)
 {
 	return stats_latency(t, rtt, execute);
 }
@@ -143,14 +137,7 @@ static __always_inline int svc_latency(struct svc_rqst___osp *r)
 	return 0;
 }
 
-SEC("tp_btf/svc_stats_latency")
-int BPF_PROG(svc_lat_btf, struct svc_rqst___osp *r)
-{
-	return svc_latency(r);
-}
-
-SEC("raw_tp/svc_stats_latency")
-int BPF_PROG(svc_lat_raw, struct svc_rqst___osp *r)
+OSP_TP_TWINS(svc_stats_latency, svc_lat, struct svc_rqst___osp *r)
 {
 	return svc_latency(r);
 }
@@ -163,14 +150,7 @@ static __always_inline int compound_start(void)
 	return 0;
 }
 
-SEC("tp_btf/nfsd_compound")
-int BPF_PROG(compound_btf)
-{
-	return compound_start();
-}
-
-SEC("raw_tp/nfsd_compound")
-int BPF_PROG(compound_raw)
+OSP_TP_TWINS(nfsd_compound, compound)
 {
 	return compound_start();
 }
@@ -206,16 +186,8 @@ static __always_inline int compound_op(const char *name)
 	return 0;
 }
 
-SEC("tp_btf/nfsd_compound_status")
-int BPF_PROG(compound_status_btf, __u32 args_opcnt, __u32 resp_opcnt, __u32 status,
-             const char *name)
-{
-	return compound_op(name);
-}
-
-SEC("raw_tp/nfsd_compound_status")
-int BPF_PROG(compound_status_raw, __u32 args_opcnt, __u32 resp_opcnt, __u32 status,
-             const char *name)
+OSP_TP_TWINS(nfsd_compound_status, compound_status, __u32 args_opcnt, __u32 resp_opcnt,
+             __u32 status, const char *name)
 {
 	return compound_op(name);
 }
