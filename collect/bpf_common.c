@@ -564,6 +564,24 @@ __u64 osp_bpf_obj_misses(struct bpf_object *obj)
 	return misses;
 }
 
+/* Adds n to KEY and to KEY.LAYER (the object's name without "_bpf"), so
+ * that the end-of-run line can say which layer lost what. */
+static void add_loss(struct osp_session *s, struct bpf_object *obj, const char *key, __u64 n)
+{
+	if (!s->set)
+		return;
+	osp_meta_add_u64(s->set, key, n);
+	if (!n)
+		return;
+	const char *name = bpf_object__name(obj);
+	size_t len = strlen(name);
+	if (len > 4 && !strcmp(name + len - 4, "_bpf"))
+		len -= 4;
+	char k[64];
+	snprintf(k, sizeof(k), "%s.%.*s", key, (int)len, name);
+	osp_meta_add_u64(s->set, k, n);
+}
+
 int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp_bpf_stats *prev)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -573,8 +591,7 @@ int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp
 	__u64 dm = prev && misses >= prev->misses ? misses - prev->misses : misses;
 	if (prev)
 		prev->misses = misses;
-	if (s->set)
-		osp_meta_add_u64(s->set, "lost_events", dm);
+	add_loss(s, obj, "lost_events", dm);
 	struct bpf_map *m = bpf_object__find_map_by_name(obj, "osp_stats");
 	int stats_fd = m ? bpf_map__fd(m) : -1;
 	__u64 *v = calloc((size_t)ncpu, sizeof(*v));
@@ -590,8 +607,7 @@ int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp
 		__u64 d = prev && sum >= prev->v[i] ? sum - prev->v[i] : sum;
 		if (prev)
 			prev->v[i] = sum;
-		if (s->set)
-			osp_meta_add_u64(s->set, names[i], d);
+		add_loss(s, obj, names[i], d);
 	}
 	free(v);
 	return 0;

@@ -10,18 +10,37 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-struct wait {
-	__u64 ts; /* 0: no contention in flight */
+/* One wait in flight: a contention_begin not yet ended. */
+struct wait_e {
+	__u64 ts;
+	__u64 lock; /* the lock's address: its end names the same one */
 	__u32 flags;
 	__s32 stack_id;
-	__u32 tid;    /* owner of the slot */
 	__u32 parent; /* osp_nest_code() at the first begin */
+	__u32 pad;
 };
 
-/* The contention in flight per thread, slot tid & tid_mask (inlined lookups;
- * a hash update and delete per contention cost more than the rest). A mutex
- * may spin, then sleep, each with its own contention_begin: the second begin
- * keeps the first start. */
+/* A thread's waits in flight: a task's wait and one that an interrupt
+ * handler on its CPU begins before it ends (a spinlock in a softirq while
+ * the task sleeps on a mutex), told apart by the lock. Without the second
+ * entry the interrupt's end closed the task's wait early and the task's own
+ * end came unpaired (Postmark with the default layers: 2 runs in 6). */
+struct wait {
+	struct wait_e e[2];
+	__u32 n;    /* entries in flight */
+	__u32 over; /* waits nested deeper than two: counted lost, not timed */
+	__u32 tid;  /* owner of the slot */
+	/* One of this thread's programs is running. An interrupt that contends
+	 * meanwhile finds its begin or end refused by BPF's recursion guard
+	 * (counted as a lost event); its other half, seeing busy, is dropped
+	 * rather than counted unpaired or left open. */
+	__u32 busy;
+};
+
+/* The waits in flight per thread, slot tid & tid_mask (inlined lookups; a
+ * hash update and delete per contention cost more than the rest). A mutex
+ * may spin, then sleep, each with its own contention_begin on the same
+ * lock: the second begin keeps the first start. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1);
@@ -38,6 +57,40 @@ struct {
 
 OSP_HIST_MAP(lock_hist, OSP_HIST_ENTRIES);
 
+/* Volatile: the compiler would otherwise drop the store of 1 as dead, the
+ * store of 0 at the program's end overwriting it. */
+static __always_inline void set_busy(struct wait *w, __u32 v)
+{
+	*(volatile __u32 *)&w->busy = v;
+}
+
+/* Opens the wait on lock unless it is a re-begin of the open one (a mutex
+ * that spun, then sleeps) or nested too deep. */
+static __always_inline void push(void *ctx, struct wait *w, __u32 tid, void *lock,
+                                 unsigned int flags)
+{
+	__u32 n = w->n;
+	if (n && w->e[(n - 1) & 1].lock == (__u64)lock)
+		return;
+	if (n >= 2) {
+		w->over++;
+		osp_stat_inc(OSP_STAT_LOST);
+		return;
+	}
+	struct wait_e *e = &w->e[n & 1];
+	e->lock = (__u64)lock;
+	e->flags = flags;
+	e->stack_id = -1;
+	e->parent = osp_nest_code(tid);
+	if (osp_cfg.by == KL_BY_CALLER) {
+		e->stack_id = bpf_get_stackid(ctx, &lock_stacks, 0);
+		if (e->stack_id < 0)
+			osp_stat_inc(OSP_STAT_LOST);
+	}
+	e->ts = bpf_ktime_get_ns();
+	w->n = n + 1;
+}
+
 static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -45,18 +98,19 @@ static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
 		return 0;
 	__u32 tid = (__u32)id, slot = tid & osp_cfg.tid_mask;
 	struct wait *w = bpf_map_lookup_elem(&lock_waits, &slot);
-	if (!w || (w->tid == tid && w->ts))
+	if (!w)
 		return 0;
-	w->tid = tid;
-	w->flags = flags;
-	w->stack_id = -1;
-	w->parent = osp_nest_code(tid);
-	if (osp_cfg.by == KL_BY_CALLER) {
-		w->stack_id = bpf_get_stackid(ctx, &lock_stacks, 0);
-		if (w->stack_id < 0)
-			osp_stat_inc(OSP_STAT_LOST);
+	if (w->tid != tid) {
+		w->tid = tid;
+		w->n = 0;
+		w->over = 0;
+		w->busy = 0;
 	}
-	w->ts = bpf_ktime_get_ns();
+	if (w->busy)
+		return 0;
+	set_busy(w, 1);
+	push(ctx, w, tid, lock, flags);
+	set_busy(w, 0);
 	return 0;
 }
 
@@ -65,28 +119,52 @@ OSP_TP_TWINS(contention_begin, lock_begin, void *lock, unsigned int flags)
 	return lock_begin(ctx, lock, flags);
 }
 
+/* Closes the wait on lock and adds it to the histogram. Below a top entry
+ * of another lock, the task's own wait may be found: the top is then an
+ * interrupt's wait whose end the recursion guard refused, and is dropped. */
+static __always_inline void pop(struct wait *w, __u64 id, void *lock)
+{
+	__u32 n = w->n, i;
+	if (w->e[(n - 1) & 1].lock == (__u64)lock)
+		i = n - 1;
+	else if (n == 2 && w->e[0].lock == (__u64)lock)
+		i = 0;
+	else {
+		if (w->over)
+			w->over--; /* a wait nested too deep, already counted lost */
+		else
+			osp_stat_inc(OSP_STAT_UNPAIRED);
+		return;
+	}
+	struct wait_e e = w->e[i & 1];
+	w->n = i;
+	__u64 now = bpf_ktime_get_ns();
+	struct osp_hkey k = {.op = e.flags, .slice = osp_slice(now)};
+	if (osp_cfg.by == KL_BY_CALLER)
+		k.dim[0] = e.stack_id + 1;
+	else
+		kl_by_current(&k, id);
+	if (!osp_hist_add(&lock_hist, &k, now - e.ts))
+		osp_nest_count(&lock_hist, &k, e.parent);
+}
+
 static __always_inline int lock_end(void *ctx, void *lock, int ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, slot = tid & osp_cfg.tid_mask;
 	struct wait *w = bpf_map_lookup_elem(&lock_waits, &slot);
-	if (!w || w->tid != tid || !w->ts) {
+	if (!w || w->tid != tid || !w->n) {
 		/* contention_end also fires for waits that never began as
 		 * contended in a target; only targets count as unpaired */
 		if (osp_target_pid(id))
 			osp_stat_inc(OSP_STAT_UNPAIRED);
 		return 0;
 	}
-	__u64 now = bpf_ktime_get_ns();
-	struct osp_hkey k = {.op = w->flags, .slice = osp_slice(now)};
-	if (osp_cfg.by == KL_BY_CALLER)
-		k.dim[0] = w->stack_id + 1;
-	else
-		kl_by_current(&k, id);
-	__u64 delta = now - w->ts;
-	w->ts = 0;
-	if (!osp_hist_add(&lock_hist, &k, delta))
-		osp_nest_count(&lock_hist, &k, w->parent);
+	if (w->busy)
+		return 0;
+	set_busy(w, 1);
+	pop(w, id, lock);
+	set_busy(w, 0);
 	return 0;
 }
 

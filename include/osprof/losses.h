@@ -18,6 +18,9 @@ struct osp_losses {
 	/* Attached to running processes (-a, -p, -c, --comm): calls in flight
 	 * at attach time end unpaired, which is the window's edge, not a loss. */
 	int live;
+	/* "lock 1, fs 2": the layers the lost and unpaired counts came from
+	 * (metadata lost_events.LAYER, unpaired_events.LAYER); "" if unknown */
+	char lost_where[128], unpaired_where[128];
 };
 
 /* Fills l from s's metadata (keys documented in docs/file-format.md). */

@@ -5,7 +5,7 @@
 #  - a static program exec'd by a child of CMD (sh -c) is detected by the
 #    preload before the exec, named in the metadata and counted;
 #  - a full BPF histogram map (run -l syscall --by pid, map made small with
-#    OSPROF_HIST_ENTRIES) stores lost_events;
+#    OSPROF_HIST_ENTRIES) stores lost_events and lost_events.syscall, and the line names the layer;
 #  - a trace recorded onto a nearly full 2 MiB tmpfs drops events, exits 3,
 #    and its segments read back with the dropped count.
 . "$(dirname "$0")/../lib.sh"
@@ -49,6 +49,9 @@ OSPROF_HIST_ENTRIES=4 "$OSPROF" run -l syscall --by pid -o "$TMP/m.osp" -- \
 lost=$(sed -n 's/^meta lost_events //p' "$TMP/m.osp")
 [ "${lost:-0}" -gt 0 ] || fail "no lost_events in the file"
 grep -q "finished with losses: $lost lost events" "$TMP/err" || fail "loss line: $(cat "$TMP/err")"
+# ... and says which layer lost them, in the file and in the line
+grep -q "^meta lost_events.syscall $lost$" "$TMP/m.osp" || fail "no lost_events.syscall $lost in the file"
+grep -q "lost events ([^)]*; by layer: syscall $lost)" "$TMP/err" || fail "loss line names no layer: $(cat "$TMP/err")"
 "$OSPROF" report "$TMP/m.osp" | grep -q "lost while collecting: $lost lost events" ||
 	fail "report does not show the loss"
 
