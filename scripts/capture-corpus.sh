@@ -53,7 +53,7 @@ for s in $SCENARIOS; do
 		for v in "$base" "$changed"; do
 			"$OSPROF" run -l "$LAYERS" -o "$TMPD/u.osp" -- "$PROG" "$sc" "$v" "$TMPD/a.osp" "$SCRATCH" \
 				2>"$TMPD/err" || { cat "$TMPD/err" >&2; exit 1; }
-			"$OSPROF" merge -o "$OUT/$sc-$v-$i.osp" "$TMPD/a.osp" "$TMPD/u.osp"
+			"$OSPROF" merge --combine-hosts -o "$OUT/$sc-$v-$i.osp" "$TMPD/a.osp" "$TMPD/u.osp"
 		done
 	done
 	for i in $(seq 1 "$REPEATS"); do
