@@ -99,8 +99,46 @@ static void test_units(void)
 	osp_set_free(b);
 }
 
+/* put() a main mode over buckets 10-13 beside whatever else the caller adds. */
+static void main_mode(struct osp_set *s, const char *op)
+{
+	put(s, op, 1500, 20);
+	put(s, op, 3000, 600);
+	put(s, op, 6000, 500);
+	put(s, op, 12000, 19);
+}
+
+static void test_bucket_edge(void)
+{
+	struct osp_set *a = osp_set_new(1), *b = osp_set_new(1);
+	/* tar's xfs writes: 68 calls at 991 ns in one run (bucket 9, its own
+	 * peak), at 1.03 us in the next (bucket 10, inside the main peak). */
+	put(a, "write", 991, 68);
+	put(b, "write", 1030, 68);
+	main_mode(a, "write");
+	main_mode(b, "write");
+	/* The same 68 calls at 700 ns, half an octave from the edge, really
+	 * leave bucket 9: gone. */
+	put(a, "pwrite64", 700, 68);
+	put(b, "pwrite64", 3000, 68);
+	main_mode(a, "pwrite64");
+	main_mode(b, "pwrite64");
+	struct osp_diff d;
+	char err[128];
+	CHECK(osp_diff_sets(a, b, NULL, &d, err, sizeof(err)) == 0);
+	const struct osp_diff_entry *e;
+	CHECK((e = entry(&d, "write")) && e->verdict == OSP_VERDICT_SIMILAR);
+	CHECK((e = entry(&d, "pwrite64")) && e->verdict == OSP_VERDICT_DIFFERS);
+	if (e)
+		CHECK(strstr(e->reason, "gone") != NULL);
+	osp_diff_free(&d);
+	osp_set_free(a);
+	osp_set_free(b);
+}
+
 int main(void)
 {
+	RUN(test_bucket_edge);
 	RUN(test_small);
 	RUN(test_growth);
 	RUN(test_units);
