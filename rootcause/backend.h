@@ -26,8 +26,9 @@ struct rc_backend_ops {
 	/* Starts (or retargets) the search: records only for f0 calls that began
 	 * under generation gen and whose latency is in [lo, hi] ns. */
 	int (*set_peak)(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t gen);
-	/* Waits up to timeout_ms and delivers records; count or -errno. */
-	int (*poll)(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx);
+	/* Delivers the records that are ready, without waiting (the driver
+	 * waits: rc_wait on fd); count or -errno. */
+	int (*poll)(struct rc_backend *b, rc_event_fn fn, void *ctx);
 	/* f0's log2 histogram so far (RC_HBUCKETS counters of floor(log2 ns)). */
 	int (*read_hist)(struct rc_backend *b, uint64_t *buckets);
 	/* The process whose address space the search uses: the first one of
@@ -47,6 +48,9 @@ enum { RC_PROBE_NATIVE = 0, RC_PROBE_BREAK = 1, RC_PROBE_UPROBE = 2, RC_PROBE_KI
 struct rc_backend {
 	const struct rc_backend_ops *ops;
 	pid_t pid;
+	/* Readable when records are ready; -1: none can be (the trampolines'
+	 * records are in shared memory), so the driver looks every ms. */
+	int fd;
 	int f0_break;      /* f0 itself hooked with a breakpoint ... */
 	char f0_note[200]; /* ... because of this */
 	/* How sites no jump fits are probed ("uprobe", or "breakpoint" and

@@ -90,13 +90,12 @@ static int ub_set_peak(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t 
 	return 0;
 }
 
-static int ub_poll(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx)
+static int ub_poll(struct rc_backend *b, rc_event_fn fn, void *ctx)
 {
 	struct ub *u = (struct ub *)b;
 	u->fn = fn;
 	u->ctx = ctx;
-	int n = ring_buffer__poll(u->rb, timeout_ms);
-	return n == -EINTR ? 0 : n;
+	return ring_buffer__consume(u->rb);
 }
 
 static int ub_read_hist(struct rc_backend *b, uint64_t *buckets)
@@ -195,5 +194,6 @@ struct rc_backend *rc_uprobe_new(pid_t pid, int is_child)
 		ub_destroy(&u->base);
 		return NULL;
 	}
+	u->base.fd = ring_buffer__epoll_fd(u->rb);
 	return &u->base;
 }
