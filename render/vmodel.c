@@ -219,6 +219,38 @@ long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
 	return n;
 }
 
+void osp_vm_plot_range(const struct osp_set *a, const struct osp_set *b,
+                       const struct osp_profile *const *v, long n, int *blo, int *bhi)
+{
+	*blo = 1;
+	*bhi = 0;
+	for (long i = 0; i < n; i++) {
+		osp_vm_range(&v[i]->hist, blo, bhi);
+		const struct osp_profile *pb = osp_vm_twin(b, v[i]);
+		if (pb)
+			osp_vm_range(&pb->hist, blo, bhi);
+	}
+	if (*blo > *bhi) {
+		*blo = 1;
+		*bhi = 10 * (int)a->r;
+	}
+	*blo = *blo > 0 ? *blo - 1 : 0;
+	if (*bhi + 1 < (int)osp_nbuckets(a->r))
+		(*bhi)++;
+}
+
+int osp_vm_plot_done(FILE *f, const struct osp_profile **v, struct osp_set *extra, char *err,
+                     size_t errlen)
+{
+	free(v);
+	osp_set_free(extra);
+	if (ferror(f)) {
+		snprintf(err, errlen, "write error");
+		return -1;
+	}
+	return 0;
+}
+
 unsigned osp_vm_lanes(const double *lo, const double *hi, unsigned n, unsigned *lane)
 {
 	const double gap = 4; /* room between two labels of one lane */

@@ -83,6 +83,15 @@ struct osp_plot_opts;
 long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
                         const struct osp_profile ***out, struct osp_set **extra, char *err,
                         size_t errlen);
+/* The buckets every panel of a plot shows (one range, so that panels can
+ * be compared by eye): the non-empty ones of v[0..n) and of their twins in
+ * b (1..10r when none is), padded by one bucket each side. */
+void osp_vm_plot_range(const struct osp_set *a, const struct osp_set *b,
+                       const struct osp_profile *const *v, long n, int *blo, int *bhi);
+/* Frees what osp_vm_select_plot gave; 0, or -1 with err set when writing
+ * the plot to f failed. */
+int osp_vm_plot_done(FILE *f, const struct osp_profile **v, struct osp_set *extra, char *err,
+                     size_t errlen);
 /* The profile of b with the same key as p, or NULL. */
 const struct osp_profile *osp_vm_twin(const struct osp_set *b, const struct osp_profile *p);
 
