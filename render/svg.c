@@ -412,7 +412,6 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 {
 	const struct osp_profile **v = NULL;
 	struct osp_set *extra = NULL;
-	osp_vm_set_calibration(o->calib);
 	long n = osp_vm_select_plot(a, o, &v, &extra, err, errlen);
 	if (n < 0)
 		return -1;

@@ -203,6 +203,7 @@ long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
                         const struct osp_profile ***out, struct osp_set **extra, char *err,
                         size_t errlen)
 {
+	osp_vm_set_calibration(o->calib);
 	long n = osp_vm_select_ab(a, o->b, o->op, o->top, out, extra);
 	if (n < 0) {
 		snprintf(err, errlen, "out of memory");

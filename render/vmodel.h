@@ -77,8 +77,9 @@ int osp_vm_matches(const struct osp_profile *p, const char *op);
  * key, held in *extra (free it with osp_set_free after *out). */
 long osp_vm_select_ab(const struct osp_set *a, const struct osp_set *b, const char *op,
                       unsigned top, const struct osp_profile ***out, struct osp_set **extra);
-/* osp_vm_select_ab for a plot's options: -1 with err set when memory runs
- * out or --op matches nothing (then *out and *extra are freed). */
+/* osp_vm_select_ab for a plot's options, whose calibration it also sets
+ * (osp_vm_set_calibration): -1 with err set when memory runs out or --op
+ * matches nothing (then *out and *extra are freed). */
 struct osp_plot_opts;
 long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
                         const struct osp_profile ***out, struct osp_set **extra, char *err,
