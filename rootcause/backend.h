@@ -39,6 +39,14 @@ struct rc_backend_ops {
 	void (*destroy)(struct rc_backend *b);
 };
 
+/* The ops of a backend whose functions are P_attach_f0, P_add_site, ...,
+ * P_destroy. */
+#define RC_BACKEND_OPS(P)                                                                          \
+	.attach_f0 = P##_attach_f0, .add_site = P##_add_site, .del_site = P##_del_site,            \
+	.add_edge = P##_add_edge, .del_edge = P##_del_edge, .set_peak = P##_set_peak,              \
+	.poll = P##_poll, .read_hist = P##_read_hist, .f0_pid = P##_f0_pid, .lost = P##_lost,      \
+	.destroy = P##_destroy
+
 /* How a site is probed: the backend's own way (a trampoline, a uprobe), or
  * one of the trampoline backend's fallbacks where no jump fits: uprobes
  * (when osprof runs as root; a uprobe pair per call) or an int3 its agent

@@ -271,20 +271,7 @@ static pid_t tb_f0_pid(struct rc_backend *b)
 	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
 }
 
-static const struct rc_backend_ops tb_ops = {
-    .name = "trampoline",
-    .attach_f0 = tb_attach_f0,
-    .add_site = tb_add_site,
-    .del_site = tb_del_site,
-    .add_edge = tb_add_edge,
-    .del_edge = tb_del_edge,
-    .set_peak = tb_set_peak,
-    .poll = tb_poll,
-    .read_hist = tb_read_hist,
-    .f0_pid = tb_f0_pid,
-    .lost = tb_lost,
-    .destroy = tb_destroy,
-};
+static const struct rc_backend_ops tb_ops = {.name = "trampoline", RC_BACKEND_OPS(tb)};
 
 struct rc_backend *rc_tramp_new(void)
 {

@@ -129,20 +129,7 @@ static void ub_destroy(struct rc_backend *b)
 	free(u);
 }
 
-static const struct rc_backend_ops ub_ops = {
-    .name = "uprobe",
-    .attach_f0 = ub_attach_f0,
-    .add_site = ub_add_site,
-    .del_site = ub_del_site,
-    .add_edge = ub_add_edge,
-    .del_edge = ub_del_edge,
-    .set_peak = ub_set_peak,
-    .poll = ub_poll,
-    .read_hist = ub_read_hist,
-    .f0_pid = ub_f0_pid,
-    .lost = ub_lost,
-    .destroy = ub_destroy,
-};
+static const struct rc_backend_ops ub_ops = {.name = "uprobe", RC_BACKEND_OPS(ub)};
 
 struct rc_backend *rc_uprobe_new(pid_t pid, int is_child)
 {
