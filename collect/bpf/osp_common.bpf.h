@@ -14,30 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include "osp_bpf.h"
 #include "osp_bucket.h"
-
-/* A tp_btf program PROG_btf on tracepoint TP and its raw_tp twin PROG_raw
- * (the flavour user space loads where tp_btf cannot), both running the body
- * that follows the macro with the tracepoint's typed arguments and ctx:
- *
- *   OSP_TP_TWINS(softirq_entry, softirq_entry, unsigned int vec)
- *   {
- *           return on_softirq(ctx, vec);
- *   }
- *
- * The arguments are cast from ctx as BPF_PROG does. */
-#define OSP_TP_TWINS(tp, prog, args...)                                                            \
-	static __always_inline int prog##_twin(unsigned long long *ctx, ##args);                   \
-	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wint-conversion\"")      \
-	    SEC("tp_btf/" #tp) int prog##_btf(unsigned long long *ctx)                             \
-	{                                                                                          \
-		return prog##_twin(___bpf_ctx_cast(args));                                         \
-	}                                                                                          \
-	SEC("raw_tp/" #tp) int prog##_raw(unsigned long long *ctx)                                 \
-	{                                                                                          \
-		return prog##_twin(___bpf_ctx_cast(args));                                         \
-	}                                                                                          \
-	_Pragma("GCC diagnostic pop") static __always_inline int prog##_twin(                      \
-	    unsigned long long *ctx, ##args)
+#include "osp_twins.bpf.h"
 
 #ifndef OSP_HIST_ENTRIES
 #define OSP_HIST_ENTRIES 16384

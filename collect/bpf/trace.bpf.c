@@ -375,28 +375,14 @@ int trace_flush(void *ctx)
 	return 0;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(trace_enter_btf, struct pt_regs *regs, long id)
+OSP_TP_TWINS_BTF(sys_enter, trace_enter, struct pt_regs *regs, long id)
 {
-	return on_enter(regs, id, 1);
+	return on_enter(regs, id, btf);
 }
 
-SEC("raw_tp/sys_enter")
-int BPF_PROG(trace_enter_raw, struct pt_regs *regs, long id)
+OSP_TP_TWINS_BTF(sys_exit, trace_exit, struct pt_regs *regs, long ret)
 {
-	return on_enter(regs, id, 0);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(trace_exit_btf, struct pt_regs *regs, long ret)
-{
-	return on_exit(regs, ret, 1);
-}
-
-SEC("raw_tp/sys_exit")
-int BPF_PROG(trace_exit_raw, struct pt_regs *regs, long ret)
-{
-	return on_exit(regs, ret, 0);
+	return on_exit(regs, ret, btf);
 }
 
 /* ---- fs events (--layers fs) ---- */
