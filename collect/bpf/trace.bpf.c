@@ -39,12 +39,7 @@ struct pending {
 	__u8 flags;   /* OSP_SC_* of the call */
 	__u8 pad[13]; /* 64 bytes: one cache line per slot */
 };
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, struct pending);
-	__uint(max_entries, 1);
-} trace_inflight SEC(".maps");
+OSP_ARRAY_MAP(trace_inflight, struct pending);
 
 /* This CPU's records not yet in the ring (slot 0). */
 struct {
