@@ -11,11 +11,10 @@
 # DIFF_ACCURACY_VERBOSE=1 also lists the pairs the default gets wrong.
 # DIFF_ACCURACY_CHECK=1 exits 1 when part 2 misses its targets.
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" "${1:-}"
 CORPUS=${2:-$ROOT/tests/data/corpus}
 BIN=$BUILD/tests/progs/diff_accuracy
-[ -x "$BIN" ] || { echo "diff_accuracy: $BIN missing (run make)" >&2; exit 2; }
+bench_need_built "$BIN"
 "$BIN" "$CORPUS"
 echo
 python3 "$ROOT/bench/diff_real.py" "$BUILD/osprof" "$CORPUS" ${DIFF_ACCURACY_CHECK:+--check}

@@ -7,16 +7,9 @@
 #include <unistd.h>
 #include <osprof/analysis.h>
 #include <osprof/clock.h>
+#include "tests/progs/xorshift.h"
 
 static uint64_t rng = 88172645463325252ull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 /* Profile i: one or two peaks (a fast path and, for some, a slow one); in
  * the second set every 50th profile grows a new slow peak. */
@@ -30,9 +23,9 @@ static struct osp_set *make(unsigned n, unsigned r, int changed)
 		struct osp_dim d = {"pid", pid};
 		struct osp_profile *p = osp_set_get(s, "syscall", op, &d, 1);
 		uint64_t base = 200 + (i % 97) * 50;
-		unsigned count = 200 + (unsigned)(rnd() % 800);
+		unsigned count = 200 + (unsigned)(xorshift64(&rng) % 800);
 		for (unsigned k = 0; k < count; k++) {
-			uint64_t v = base + rnd() % base;
+			uint64_t v = base + xorshift64(&rng) % base;
 			if (i % 7 == 0 && k % 10 == 0)
 				v *= 100;
 			if (changed && i % 50 == 0 && k % 4 == 0)

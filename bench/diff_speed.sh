@@ -3,8 +3,7 @@
 # load them (target: diff < 1 s).
 #   bench/diff_speed.sh [BUILD_DIR] [N] [R]
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" "${1:-}"
 BIN=$BUILD/bench/diff_speed
-[ -x "$BIN" ] || { echo "diff_speed: $BIN missing (run make)" >&2; exit 2; }
+bench_need_built "$BIN"
 exec "$BIN" "${2:-10000}" "${3:-1}"

@@ -6,16 +6,12 @@
 # loop unprofiled, in one run. Rounds alternate; the best of ROUNDS is kept.
 #   sudo bench/fs_layer_overhead.sh [BUILD_DIR] [WRITES] [ROUNDS]
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" "${1:-}"
 N=${2:-200000}
 ROUNDS=${3:-3}
-OSPROF=$BUILD/osprof
 W=$BUILD/tests/progs/kl_writes
-[ "$(id -u)" -eq 0 ] || { echo "fs_layer_overhead: needs root" >&2; exit 2; }
-for f in "$OSPROF" "$W"; do
-	[ -x "$f" ] || { echo "fs_layer_overhead: $f missing (run make)" >&2; exit 2; }
-done
+bench_need_root
+bench_need_built "$OSPROF" "$W"
 DIR=$(mktemp -d /tmp/osprof-bench-kernlayers.XXXXXX)
 LOOP=""
 cleanup() {

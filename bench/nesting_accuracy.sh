@@ -14,8 +14,7 @@
 # NESTING_VERBOSE=1 lists every mismatch. Targets: precision >= 95 %,
 # recall >= 90 %.
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" "${1:-}"
 DIR=${2:-$ROOT/tests/data/corpus}/nesting
 [ -d "$DIR" ] || { echo "nesting precision/recall: no $DIR (scripts/capture-nesting-corpus.sh)"; exit 0; }
 python3 - "$BUILD/osprof" "$DIR" <<'PY'

@@ -5,27 +5,23 @@
 # the machine; the best of ROUNDS is kept for each.
 #   bench/preload_overhead.sh [BUILD_DIR] [CALLS] [ROUNDS]
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" "${1:-}"
 CALLS=${2:-5000000}
 ROUNDS=${3:-5}
 LOOP=$BUILD/bench/read_loop
 LIB=$BUILD/libosprof-preload.so
-for f in "$LOOP" "$LIB"; do
-	[ -e "$f" ] || { echo "preload_overhead: $f missing (run make)" >&2; exit 2; }
-done
-DIR=$(mktemp -d /tmp/osprof-bench.XXXXXX)
-trap 'rm -rf "$DIR"' EXIT
+bench_need_built "$LOOP" "$LIB"
+bench_tmp
 
 best() { sort -g | head -n 1; }
 base=() pass=() prof=() mono=()
 for _ in $(seq "$ROUNDS"); do
 	base+=("$("$LOOP" "$CALLS")")
 	pass+=("$(LD_PRELOAD=$LIB "$LOOP" "$CALLS")")
-	prof+=("$(LD_PRELOAD=$LIB OSPROF_PRELOAD_DIR=$DIR "$LOOP" "$CALLS")")
+	prof+=("$(LD_PRELOAD=$LIB OSPROF_PRELOAD_DIR=$TMP "$LOOP" "$CALLS")")
 	# Peer: the same interposer stamping with clock_gettime instead of rdtsc.
-	mono+=("$(LD_PRELOAD=$LIB OSPROF_PRELOAD_DIR=$DIR OSPROF_TSC_MULT=0 "$LOOP" "$CALLS")")
-	rm -f "$DIR"/*
+	mono+=("$(LD_PRELOAD=$LIB OSPROF_PRELOAD_DIR=$TMP OSPROF_TSC_MULT=0 "$LOOP" "$CALLS")")
+	rm -f "$TMP"/*
 done
 b=$(printf '%s\n' "${base[@]}" | best)
 p=$(printf '%s\n' "${pass[@]}" | best)

@@ -8,12 +8,9 @@
 # uprobes (same run, same machine), the added cost per timed call and the
 # ratio to the baseline. Needs root for the uprobe part.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
-OSPROF=$BUILD/osprof
+source "$(dirname "$0")/lib.sh" "${1:-}"
 P=$BUILD/tests/progs/rc_bench
-TMP=$(mktemp -d /tmp/osprof-bench.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+bench_tmp
 
 # median of the "batch I NS" lines after the first SKIP batches
 median() { awk -v skip="$2" '$1 == "batch" && $2 >= skip { print $3 }' "$1" | sort -n |

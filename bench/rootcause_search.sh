@@ -5,12 +5,10 @@
 # the search = its f0 call rate alone / its f0 call rate while searched, for
 # each backend, in the same run. Needs root for the uprobe backend.
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
-OSPROF=$BUILD/osprof
+source "$(dirname "$0")/lib.sh" "${1:-}"
+source "$ROOT/tests/sh/lib/rootcause.sh"
 P=$BUILD/tests/progs/rc_tree
-TMP=$(mktemp -d /tmp/osprof-bench.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+bench_tmp
 N=6000
 
 t0=$(date +%s%N)
@@ -19,17 +17,10 @@ t1=$(date +%s%N)
 base_rate=$(awk -v n="$N" -v ns=$((t1 - t0)) 'BEGIN { printf "%.1f", n / (ns / 1e9) }')
 
 run() { # BACKEND -> JSON in $TMP/$1
-	local stop=$TMP/stop.$1 i
+	local stop=$TMP/stop.$1
 	"$OSPROF" rootcause --func "$P:rc_root" --backend "$1" --start-ops 300 --json \
 		-- "$P" 0 10 1500 "$stop" >"$TMP/$1" 2>"$TMP/$1.err" &
-	local pid=$!
-	for ((i = 0; i < 3000; i++)); do
-		grep -q "waiting for the command" "$TMP/$1.err" 2>/dev/null && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	touch "$stop"
-	wait "$pid"
+	rc_stop_when_out $! "$TMP/$1.err" "$stop"
 }
 
 printf "%-11s %9s %9s %9s %9s %11s %10s %9s\n" backend finished f0_calls search in_peak search_s "calls/s" slowdown

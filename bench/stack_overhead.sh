@@ -8,12 +8,10 @@
 # Target: osprof mount <= 1.2x passthrough_ll.
 #   bench/stack_overhead.sh [BUILD_DIR] [ROUNDS]
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" "${1:-}"
 ROUNDS=${2:-3}
-OSPROF=$BUILD/osprof
 PLL_SRC=/usr/share/doc/libfuse3-dev/examples/passthrough_ll.c
-[ -x "$OSPROF" ] || { echo "stack_overhead: $OSPROF missing (run make)" >&2; exit 2; }
+bench_need_built "$OSPROF"
 [ -r "$PLL_SRC" ] || { echo "stack_overhead: $PLL_SRC missing (apt-get install libfuse3-dev)" >&2; exit 2; }
 command -v fio >/dev/null || { echo "stack_overhead: fio missing" >&2; exit 2; }
 DIR=$(mktemp -d /tmp/osprof-bench.XXXXXX)

@@ -12,8 +12,7 @@
 # (osprof <= 1.5x floor, <= 1/4 of bpftrace). Needs root.
 # Usage: bench/syscall_overhead.sh [N_CALLS] [ROUNDS]
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" ""
 N=${1:-2000000}
 ROUNDS=${2:-5}
 LOOP=$BUILD/bench/readloop
@@ -21,13 +20,11 @@ LOOP=$BUILD/bench/readloop
 # migrations); the probes run on the loop's CPU.
 PIN=""
 command -v taskset >/dev/null && PIN="taskset -c $(($(nproc) - 1))"
-OSPROF=$BUILD/osprof
 [ "$(id -u)" -eq 0 ] || { echo "syscall_overhead: needs root" >&2; exit 1; }
 for f in "$LOOP" "$BUILD/bench/osp_floor" "$OSPROF"; do
 	[ -x "$f" ] || { echo "syscall_overhead: $f missing; run make" >&2; exit 1; }
 done
-TMP=$(mktemp -d /tmp/osprof-bench.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+bench_tmp
 
 ns() { awk '/^ns_per_call/ { print $2 }'; }
 run_none() { $PIN "$LOOP" "$1" | ns; }

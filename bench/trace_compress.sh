@@ -5,14 +5,11 @@
 # both. One run; prints ratios. Needs root (eBPF) and postmark.
 # Usage: bench/trace_compress.sh [BUILD_DIR]
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
-OSPROF=$BUILD/osprof
+source "$(dirname "$0")/lib.sh" "${1:-}"
 [ "$(id -u)" -eq 0 ] || { echo "trace_compress: needs root" >&2; exit 1; }
 command -v postmark >/dev/null || { echo "trace_compress: postmark not installed" >&2; exit 1; }
 make -s -C "$ROOT" BUILD="$BUILD" "$BUILD/osprof" "$BUILD/bench/trace_codec" >/dev/null
-TMP=$(mktemp -d /tmp/osprof-bench-trace.XXXXXX)
-trap 'rm -rf "$TMP"' EXIT
+bench_tmp bench-trace
 mkdir "$TMP/pm"
 sed "s|@DIR@|$TMP/pm|" "$ROOT/bench/trace_postmark.cfg.in" >"$TMP/pm.cfg"
 echo "== recording a Postmark trace (1000 files, 10000 transactions)"

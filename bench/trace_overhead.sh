@@ -28,13 +28,11 @@
 # Usage: [TRACE_BENCH_CONFIG=seed004|cpu] [TRACE_BENCH_MEM=128M]
 #        [TRACE_BENCH_TRANSACTIONS=N] bench/trace_overhead.sh [BUILD_DIR] [ROUNDS]
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" "${1:-}"
 ROUNDS=${2:-5}
 CONFIG=${TRACE_BENCH_CONFIG:-seed004}
 MEM=${TRACE_BENCH_MEM:-128M}
 TRANS=${TRACE_BENCH_TRANSACTIONS:-20000}
-OSPROF=$BUILD/osprof
 die() {
 	echo "trace_overhead: $*" >&2
 	exit 1

@@ -65,9 +65,7 @@ int cmd_calibrate(int argc, char **argv)
 	    OSP_OPT_FLAG('q', "quiet", &quiet, "do not print the table"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &optind));
 	if (optind != argc)
 		return osp_usage_err("calibrate", "unexpected argument '%s'", argv[optind]);
 	if (dir) {

@@ -41,9 +41,7 @@ int cmd_export(int argc, char **argv)
 	                   "host label of profiles that have no host dimension"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &next));
 	if (!prom)
 		return osp_usage_err("export", "the format is required: --prometheus");
 	if (osp_output_check(out, err, sizeof(err)))
@@ -52,7 +50,7 @@ int cmd_export(int argc, char **argv)
 	if (!s)
 		return OSP_EXIT_USAGE;
 	struct osp_output w;
-	rc = OSP_EXIT_FAIL;
+	int rc = OSP_EXIT_FAIL;
 	if (osp_output_open(&w, out, err, sizeof(err)) < 0) {
 		osp_err("export: %s", err);
 	} else if (osp_render_prometheus(w.f, s, &po) < 0) {

@@ -62,9 +62,7 @@ int cmd_html(int argc, char **argv)
 	                   "'osprof rootcause --folded' or for flamegraph.pl)"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &optind));
 	const char *fa = argv[optind], *fb = argc - optind == 2 ? argv[optind + 1] : NULL;
 	struct osp_set *a = osp_cli_load(fa), *b = NULL;
 	if (!a)
@@ -73,7 +71,7 @@ int cmd_html(int argc, char **argv)
 		osp_set_free(a);
 		return OSP_EXIT_USAGE;
 	}
-	rc = OSP_EXIT_OK;
+	int rc = OSP_EXIT_OK;
 	struct osp_folded_set folded = {0};
 	if (rcfile) {
 		char err[512];

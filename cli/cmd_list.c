@@ -87,9 +87,7 @@ int cmd_list(int argc, char **argv)
 	                 "text saying why (scripts/attach-table.sh tabulates it)"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &next));
 	if (argc - next > 1)
 		return osp_usage_err("list", "unexpected argument '%s'", argv[next + 1]);
 	const char *only = next < argc ? argv[next] : NULL;
@@ -100,6 +98,7 @@ int cmd_list(int argc, char **argv)
 			         i ? ", " : "", osp_layers[i]->name);
 		return osp_usage_err("list", "unknown layer '%s' (available: %s)", only, avail);
 	}
+	int rc = OSP_EXIT_OK;
 	if (json) {
 		struct utsname u;
 		struct osp_json j;

@@ -91,16 +91,14 @@ int cmd_merge(int argc, char **argv)
 	                 "or start times"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &optind));
 	if (!out)
 		return osp_usage_err("merge", "-o OUT is required");
 	if (optind >= argc)
 		return osp_usage_err("merge", "no input FILE");
 	struct osp_set *first = NULL, *dst = NULL;
 	struct host_seen *seen = NULL;
-	rc = OSP_EXIT_OK;
+	int rc = OSP_EXIT_OK;
 	char err[512];
 	for (int i = optind; i < argc && rc == OSP_EXIT_OK; i++) {
 		struct osp_set *s = osp_cli_load(argv[i]);

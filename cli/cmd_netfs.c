@@ -60,9 +60,7 @@ int cmd_netfs(int argc, char **argv)
 	                   "with one file: the server's profiles have host=H"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &optind));
 	int nfiles = argc - optind;
 	if (nfiles == 1 && (!o.client_host || !o.server_host))
 		return osp_usage_err("netfs", "one file needs --client-host and --server-host");
@@ -80,7 +78,7 @@ int cmd_netfs(int argc, char **argv)
 	struct osp_netfs_class cls[MAX_CLASSES];
 	char err[256];
 	int n = osp_netfs_split(cs, ss, &o, cls, MAX_CLASSES, err, sizeof(err));
-	rc = OSP_EXIT_OK;
+	int rc = OSP_EXIT_OK;
 	if (n < 0) {
 		fprintf(stderr, "osprof netfs: %s: %s\n", cpath, err);
 		rc = OSP_EXIT_USAGE;

@@ -54,9 +54,7 @@ int cmd_peaks(int argc, char **argv)
 	                 "only the N profiles with the largest total latency"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &next));
 	if (quantum && !preempt)
 		return osp_usage_err("peaks", "--quantum needs --preemption");
 	struct osp_set *s = osp_cli_load(argv[next]);

@@ -233,9 +233,8 @@ int cmd_plot(int argc, char **argv)
 	    OSP_OPT_SET(0, "no-heatmap", &o.heatmap, -1, "never draw heat maps"),
 	    OSP_OPT_END,
 	};
-	int next, rc = osp_opts_parse(&spec, opts, argc, argv, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	int next, rc;
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &next));
 	enum fmt fmt;
 	if ((rc = pick_format(fmt_arg, out, &fmt)))
 		return rc;

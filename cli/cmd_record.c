@@ -71,9 +71,8 @@ int cmd_record(int argc, char **argv)
 {
 	struct osp_collect_opts o;
 	const struct osp_collect_spec spec = {"record", usage_head, 1, NULL, 1};
-	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	int next, rc;
+	OSP_PARSE_OR_RETURN(osp_collect_parse(&spec, argc, argv, &o, &next));
 	uint64_t interval;
 	long count;
 	if ((rc = parse_positional(argc, argv, next, &interval, &count)))

@@ -87,9 +87,7 @@ int cmd_report(int argc, char **argv)
 	                 "(\"measured\" or \"count\")"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &next));
 	if (format && o.no_hist)
 		return osp_usage_err("report", "--summary is a text layout: not with %s",
 		                     format == FORMAT_JSON ? "--json" : "--csv");

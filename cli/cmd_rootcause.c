@@ -151,9 +151,7 @@ static int rc_parse(int argc, char **argv, struct rc_opts *o, const char **targe
 	                   "stderr, so that osprof's stdout holds only the result"),
 	    OSP_OPT_END,
 	};
-	int rc = osp_opts_parse(&spec, opts, argc, argv, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &next));
 	o->pid = (pid_t)pid;
 	o->p.maxcount_pct = pct;
 	o->folded = format == FOLDED;

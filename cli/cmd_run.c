@@ -47,9 +47,8 @@ int cmd_run(int argc, char **argv)
 {
 	struct osp_collect_opts o;
 	const struct osp_collect_spec spec = {"run", usage_head, 0, NULL, 1};
-	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	int next, rc;
+	OSP_PARSE_OR_RETURN(osp_collect_parse(&spec, argc, argv, &o, &next));
 	if (next >= argc)
 		return osp_usage_err("run", "no command given");
 	char **cmdv = argv + next;

@@ -92,9 +92,8 @@ int cmd_serve(int argc, char **argv)
 	};
 	const struct osp_collect_spec spec = {"serve", usage_head, 1, own, 2};
 	struct osp_collect_opts o;
-	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	int next, rc;
+	OSP_PARSE_OR_RETURN(osp_collect_parse(&spec, argc, argv, &o, &next));
 	int save = o.output_given;
 	if (next < argc) {
 		rc = osp_usage_err("serve", "unexpected argument '%s'", argv[next]);

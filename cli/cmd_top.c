@@ -118,9 +118,8 @@ int cmd_top(int argc, char **argv)
 	};
 	const struct osp_collect_spec spec = {"top", usage_head, 1, own, 0};
 	struct osp_collect_opts o;
-	int next, rc = osp_collect_parse(&spec, argc, argv, &o, &next);
-	if (rc)
-		return osp_opts_exit(rc);
+	int next, rc;
+	OSP_PARSE_OR_RETURN(osp_collect_parse(&spec, argc, argv, &o, &next));
 	if (next < argc) {
 		rc = osp_usage_err("top", "unexpected argument '%s'", argv[next]);
 		goto out_opts;

@@ -131,6 +131,15 @@ static inline int osp_opts_exit(int rc)
 {
 	return rc == OSP_OPTS_HELP ? 0 : rc;
 }
+/* A command's step after its table: parse (osp_opts_parse,
+ * osp_collect_parse) and return from the command unless it goes on: 0
+ * after --help, else the usage error's status. */
+#define OSP_PARSE_OR_RETURN(parse)                                                                 \
+	do {                                                                                       \
+		int parse_rc_ = (parse);                                                           \
+		if (parse_rc_)                                                                     \
+			return osp_opts_exit(parse_rc_);                                           \
+	} while (0)
 
 /* --help: head, the generated option list, tail. */
 void osp_opts_usage(FILE *out, const struct osp_opts_spec *spec, const struct osp_option *opts);

@@ -255,9 +255,8 @@ int trace_cmd_export(int argc, char **argv)
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	int optind, rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
-	if (rc)
-		return osp_opts_exit(rc);
+	int optind, rc;
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &optind));
 	if (!chrome && !heat && !tree)
 		return osp_usage_err("trace export", "give --chrome, --heatmap and/or --tree");
 	const char *path = argv[optind];

@@ -41,9 +41,8 @@ int trace_cmd_profile(int argc, char **argv)
 	    OSP_OPT_INCLUDE(filters),
 	    OSP_OPT_END,
 	};
-	int optind, rc = osp_opts_parse(&spec, opts, argc, argv, &optind);
-	if (rc)
-		return osp_opts_exit(rc);
+	int optind, rc = OSP_EXIT_OK;
+	OSP_PARSE_OR_RETURN(osp_opts_parse(&spec, opts, argc, argv, &optind));
 	const char *path = argv[optind];
 	struct osp_trace_totals t;
 	char err[600];

@@ -116,20 +116,31 @@ void osp_waiter_init(struct osp_waiter *w, pid_t child_pid, int fd)
 	w->child = child_pid;
 	w->child_fd = child_pid > 0 ? (int)syscall(SYS_pidfd_open, child_pid, 0) : -1;
 	w->status = 0;
+	w->signal = 0;
 	w->fd = fd;
+	w->ends_child = 0;
 	osp_signals_child(child_pid);
 }
 
 /* Reaps the command if it has exited (waits for it without WNOHANG in
- * flags); 1 then. */
+ * flags); 1 then. One that osprof ends itself is left a zombie. */
 static int reap(struct osp_waiter *w, int flags)
 {
-	int st;
-	pid_t r = waitpid(w->child, &st, flags);
-	if (r == 0 || (r < 0 && errno == EINTR))
-		return 0;
-	w->status = r < 0 ? 1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	osp_waiter_done(w);
+	siginfo_t si = {.si_pid = 0};
+	int keep = w->ends_child ? WNOWAIT : 0;
+	if (waitid(P_PID, (id_t)w->child, &si, WEXITED | flags | keep) < 0) {
+		if (errno == EINTR)
+			return 0;
+		w->status = 1; /* not ours to wait for: forgotten */
+		keep = 0;
+	} else if (si.si_pid == 0) {
+		return 0; /* WNOHANG: still running */
+	} else {
+		w->signal = si.si_code == CLD_EXITED ? 0 : si.si_status;
+		w->status = w->signal ? 128 + w->signal : si.si_status;
+	}
+	if (!keep)
+		osp_waiter_done(w);
 	return 1;
 }
 
@@ -138,7 +149,7 @@ enum osp_wake osp_wait(struct osp_waiter *w, uint64_t until)
 	for (;;) {
 		if (w->child > 0 && reap(w, WNOHANG))
 			return OSP_WAKE_CHILD;
-		if (stop_sig && w->child <= 0)
+		if (stop_sig && (w->child <= 0 || w->ends_child))
 			return OSP_WAKE_STOP;
 		uint64_t now = osp_now_ns(), d = now < until ? until - now : 0;
 		/* without a pidfd the command's exit is noticed within 250 ms */
@@ -170,4 +181,10 @@ void osp_waiter_done(struct osp_waiter *w)
 	w->child_fd = -1;
 	w->child = 0;
 	osp_signals_child(0);
+}
+
+void osp_waiter_ends_child(struct osp_waiter *w, int on)
+{
+	w->ends_child = on;
+	osp_signals_child(on ? 0 : w->child);
 }

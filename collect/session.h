@@ -1,6 +1,7 @@
-/* What every collecting command (run, record, top, trace record) shares
- * about its targets: the command osprof starts, held before exec until the
- * collectors have attached, and one signal policy. */
+/* What every collecting command (run, record, top, serve, trace record,
+ * rootcause) shares about its targets: the command osprof starts, held
+ * before exec until the collectors have attached, one signal policy and one
+ * wait. */
 #ifndef OSPROF_COLLECT_SESSION_H
 #define OSPROF_COLLECT_SESSION_H
 
@@ -42,13 +43,16 @@ int osp_signals_stop(void);
  * started or a stop signal, whichever comes first. SIGINT and SIGTERM are
  * blocked except inside osp_wait, so one that arrives between two waits is
  * not missed. With a command, a stop signal (passed on to it by the policy
- * above) does not end the wait: its exit does, so its end is collected. */
+ * above) does not end the wait: its exit does, so its end is collected
+ * (rootcause's search is the exception: osp_waiter_ends_child). */
 struct osp_waiter {
-	sigset_t mask; /* what osp_wait sleeps under */
-	pid_t child;   /* > 0: the started command, until it has exited */
-	int child_fd;  /* its pidfd, or -1 */
-	int status;    /* its exit status (128+N if killed by N), after OSP_WAKE_CHILD */
-	int fd;        /* >= 0: also wake when readable */
+	sigset_t mask;  /* what osp_wait sleeps under */
+	pid_t child;    /* > 0: the started command, until it has exited */
+	int child_fd;   /* its pidfd, or -1 */
+	int status;     /* its exit status (128+N if killed by N), after OSP_WAKE_CHILD */
+	int signal;     /* the N that killed it, else 0, after OSP_WAKE_CHILD */
+	int fd;         /* >= 0: also wake when readable */
+	int ends_child; /* osp_waiter_ends_child */
 };
 enum osp_wake {
 	OSP_WAKE_TIME,  /* the deadline */
@@ -63,6 +67,13 @@ void osp_waiter_init(struct osp_waiter *w, pid_t child_pid, int fd);
 enum osp_wake osp_wait(struct osp_waiter *w, uint64_t until);
 /* Forgets the command (the policy no longer passes signals on). */
 void osp_waiter_done(struct osp_waiter *w);
+/* on = 1 for a command that osprof ends itself (rootcause stops its search
+ * on a stop signal, then ends the command): the policy does not pass
+ * signals on to it, a stop signal ends the wait (OSP_WAKE_STOP) while it
+ * runs, and once it has exited it is left a zombie, its /proc files still
+ * readable (every wait then says OSP_WAKE_CHILD). on = 0: back to the
+ * policy above; the next wait reaps it. */
+void osp_waiter_ends_child(struct osp_waiter *w, int on);
 
 /* The layers of a session. Degrade, don't die: a layer that cannot work on
  * this kernel (its own line has said which probe failed and why) is

@@ -262,6 +262,41 @@ static int attach(struct osp_trace_capture *c, struct osp_session *s, struct bpf
 	return 0;
 }
 
+/* Each tracepoint's twins (OSP_TP_TWINS), attached in the flavour loaded,
+ * for the layers recorded. */
+static int attach_all(struct osp_trace_capture *c, struct osp_session *s)
+{
+	struct trace_bpf *k = c->k;
+	int rc;
+	/* bit: the OSP_TRACE_L_* that wants them, 0 always; layer: the name
+	 * their attach mode is noted under */
+#define TP(bit, layer, tp, prog)                                                                   \
+	{                                                                                          \
+		bit, layer, #tp, k->progs.prog##_btf, k->progs.prog##_raw                          \
+	}
+	const struct {
+		unsigned bit;
+		const char *layer, *tp;
+		struct bpf_program *btf, *raw;
+	} tps[] = {
+	    TP(0, "syscall", sys_enter, trace_enter),
+	    TP(0, "syscall", sys_exit, trace_exit),
+	    TP(OSP_TRACE_L_FS, "fs", ext4_sync_file_enter, fs_sync_enter),
+	    TP(OSP_TRACE_L_FS, "fs", ext4_sync_file_exit, fs_sync_exit),
+	    TP(OSP_TRACE_L_FS, "fs", ext4_da_write_begin, fs_wbegin),
+	    TP(OSP_TRACE_L_FS, "fs", ext4_da_write_end, fs_wend),
+	    TP(OSP_TRACE_L_FS, "fs", mm_filemap_add_to_page_cache, fs_pcache),
+	    TP(OSP_TRACE_L_BLOCK, "block", block_rq_issue, blk_issue),
+	    TP(OSP_TRACE_L_BLOCK, "block", block_rq_complete, blk_done),
+	};
+#undef TP
+	for (size_t i = 0; i < sizeof(tps) / sizeof(tps[0]); i++)
+		if ((!tps[i].bit || (c->layers & tps[i].bit)) &&
+		    (rc = attach(c, s, tps[i].btf, tps[i].raw, tps[i].layer, tps[i].tp)))
+			return rc;
+	return 0;
+}
+
 int osp_trace_capture_attach(struct osp_trace_capture *c, struct osp_session *s)
 {
 	struct trace_bpf *k = c->k;
@@ -274,32 +309,7 @@ int osp_trace_capture_attach(struct osp_trace_capture *c, struct osp_session *s)
 		fprintf(stderr, "osprof trace: cannot map the ring buffer: %s\n", strerror(errno));
 		return rc;
 	}
-	if ((rc = attach(c, s, k->progs.trace_enter_btf, k->progs.trace_enter_raw, "syscall",
-	                 "sys_enter")) ||
-	    (rc = attach(c, s, k->progs.trace_exit_btf, k->progs.trace_exit_raw, "syscall",
-	                 "sys_exit")))
-		return rc;
-	if (c->layers & OSP_TRACE_L_FS) {
-		if ((rc = attach(c, s, k->progs.fs_sync_enter_btf, k->progs.fs_sync_enter_raw, "fs",
-		                 "ext4_sync_file_enter")) ||
-		    (rc = attach(c, s, k->progs.fs_sync_exit_btf, k->progs.fs_sync_exit_raw, "fs",
-		                 "ext4_sync_file_exit")) ||
-		    (rc = attach(c, s, k->progs.fs_wbegin_btf, k->progs.fs_wbegin_raw, "fs",
-		                 "ext4_da_write_begin")) ||
-		    (rc = attach(c, s, k->progs.fs_wend_btf, k->progs.fs_wend_raw, "fs",
-		                 "ext4_da_write_end")) ||
-		    (rc = attach(c, s, k->progs.fs_pcache_btf, k->progs.fs_pcache_raw, "fs",
-		                 "mm_filemap_add_to_page_cache")))
-			return rc;
-	}
-	if (c->layers & OSP_TRACE_L_BLOCK) {
-		if ((rc = attach(c, s, k->progs.blk_issue_btf, k->progs.blk_issue_raw, "block",
-		                 "block_rq_issue")) ||
-		    (rc = attach(c, s, k->progs.blk_done_btf, k->progs.blk_done_raw, "block",
-		                 "block_rq_complete")))
-			return rc;
-	}
-	return 0;
+	return attach_all(c, s);
 }
 
 uint64_t osp_trace_capture_lost(const struct osp_trace_capture *c)

@@ -98,6 +98,18 @@ static int finish_profile(struct reader *rd)
 	return 0;
 }
 
+/* A NAME=VALUE token of a key (it has a '=') as a dimension: split in place,
+ * the value unescaped; -1 after the error. */
+static int take_dim(struct reader *rd, char *tok, struct osp_dim *d)
+{
+	char *eq = strchr(tok, '=');
+	*eq = '\0';
+	if (osp_unescape(eq + 1))
+		return fail(rd, "bad %%-escape in dimension %.40s", tok);
+	*d = (struct osp_dim){tok, eq + 1};
+	return 0;
+}
+
 /* "parent COUNT LAYER OP [NAME=VALUE ...]" / "outside COUNT LAYER" (v2). */
 static int read_parent_line(struct reader *rd, char **save, int outside)
 {
@@ -118,13 +130,10 @@ static int read_parent_line(struct reader *rd, char **save, int outside)
 	unsigned nd = 0;
 	char *tok;
 	while ((tok = strtok_r(NULL, " ", save))) {
-		char *eq = strchr(tok, '=');
-		if (outside || !eq || nd == OSP_MAX_DIMS)
+		if (outside || !strchr(tok, '=') || nd == OSP_MAX_DIMS)
 			return fail(rd, "bad parent dimension '%.40s'", tok);
-		*eq = '\0';
-		if (osp_unescape(eq + 1))
-			return fail(rd, "bad %%-escape in dimension %.40s", tok);
-		dims[nd++] = (struct osp_dim){tok, eq + 1};
+		if (take_dim(rd, tok, &dims[nd++]))
+			return -1;
 	}
 	int rc = osp_profile_add_parent(rd->cur, layer, op, dims, nd, n);
 	if (rc == -ENOMEM)
@@ -150,17 +159,12 @@ static int read_profile_line(struct reader *rd, char **save)
 	unsigned nd = 0;
 	char *tok;
 	while ((tok = strtok_r(NULL, " ", save))) {
-		char *eq = strchr(tok, '=');
-		if (!eq)
+		if (!strchr(tok, '='))
 			return fail(rd, "bad dimension '%.40s' (want NAME=VALUE)", tok);
 		if (nd == OSP_MAX_DIMS)
 			return fail(rd, "more than %d dimensions", OSP_MAX_DIMS);
-		*eq = '\0';
-		if (osp_unescape(eq + 1))
-			return fail(rd, "bad %%-escape in dimension %.40s", tok);
-		dims[nd].name = tok;
-		dims[nd].value = eq + 1;
-		nd++;
+		if (take_dim(rd, tok, &dims[nd++]))
+			return -1;
 	}
 	if (osp_set_find(rd->set, layer, op, dims, nd))
 		return fail(rd, "profile %.40s:%.40s given twice", layer, op);

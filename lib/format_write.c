@@ -14,6 +14,22 @@ static void write_buckets(FILE *f, const uint64_t *b, unsigned n)
 	fputc('\n', f);
 }
 
+/* The rest of a profile's or a parent's line: "LAYER [OP] [NAME=VALUE ...]". */
+static void write_key(FILE *f, const char *layer, const char *op, const struct osp_dim *dims,
+                      unsigned ndims)
+{
+	osp_escape_write(f, layer);
+	if (op) {
+		fputc(' ', f);
+		osp_escape_write(f, op);
+	}
+	for (unsigned d = 0; d < ndims; d++) {
+		fprintf(f, " %s=", dims[d].name);
+		osp_escape_write(f, dims[d].value);
+	}
+	fputc('\n', f);
+}
+
 /* Measured nesting: "parent COUNT LAYER OP [NAME=VALUE ...]" per enclosing
  * op, "outside COUNT LAYER" for the calls that ran outside any op of LAYER. */
 static void write_parents(FILE *f, const struct osp_profile *p)
@@ -21,16 +37,7 @@ static void write_parents(FILE *f, const struct osp_profile *p)
 	for (size_t i = 0; i < p->nparents; i++) {
 		const struct osp_parent *e = &p->parents[i];
 		fprintf(f, "%s %llu ", e->op ? "parent" : "outside", (unsigned long long)e->count);
-		osp_escape_write(f, e->layer);
-		if (e->op) {
-			fputc(' ', f);
-			osp_escape_write(f, e->op);
-		}
-		for (unsigned d = 0; d < e->ndims; d++) {
-			fprintf(f, " %s=", e->dims[d].name);
-			osp_escape_write(f, e->dims[d].value);
-		}
-		fputc('\n', f);
+		write_key(f, e->layer, e->op, e->dims, e->ndims);
 	}
 }
 
@@ -55,14 +62,7 @@ int osp_set_write(const struct osp_set *s, FILE *f)
 		const struct osp_profile *p = s->profiles[i];
 		const struct osp_hist *h = &p->hist;
 		fputs("profile ", f);
-		osp_escape_write(f, p->layer);
-		fputc(' ', f);
-		osp_escape_write(f, p->op);
-		for (unsigned d = 0; d < p->ndims; d++) {
-			fprintf(f, " %s=", p->dims[d].name);
-			osp_escape_write(f, p->dims[d].value);
-		}
-		fputc('\n', f);
+		write_key(f, p->layer, p->op, p->dims, p->ndims);
 		if (p->unit != OSP_UNIT_NS)
 			fprintf(f, "unit %s\n", osp_unit_name(p->unit));
 		fprintf(f, "stats %llu %llu %llu %llu\n", (unsigned long long)h->count,

@@ -11,12 +11,14 @@
 #define OSP_EXPORT __attribute__((visibility("default")))
 
 #define OSP_WRAP(ret, name, params, args, errval)                                                  \
+	OSP_WRAP_OR(ret, name, params, args, errno = ENOSYS; return errval)
+/* nofn: what the interposer does when the real function cannot be found */
+#define OSP_WRAP_OR(ret, name, params, args, nofn)                                                 \
 	OSP_EXPORT ret name params                                                                 \
 	{                                                                                          \
 		ret(*real_) params = (ret(*) params)osp_real(OSP_OPI_##name);                      \
 		if (__builtin_expect(!real_, 0)) {                                                 \
-			errno = ENOSYS;                                                            \
-			return errval;                                                             \
+			nofn;                                                                      \
 		}                                                                                  \
 		char *slot_ = osp_slot();                                                          \
 		if (!slot_)                                                                        \

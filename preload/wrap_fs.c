@@ -10,19 +10,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include <utime.h>
+#include "preload/glibc_entries.h"
 #include "preload/wrap.h"
 
-/* Pre-2.33 stat entry points: still exported, bound by older binaries. */
-int __xstat(int ver, const char *path, struct stat *st);
-int __xstat64(int ver, const char *path, struct stat64 *st);
-int __fxstat(int ver, int fd, struct stat *st);
-int __fxstat64(int ver, int fd, struct stat64 *st);
-int __lxstat(int ver, const char *path, struct stat *st);
-int __lxstat64(int ver, const char *path, struct stat64 *st);
-int __fxstatat(int ver, int dirfd, const char *path, struct stat *st, int flags);
-int __fxstatat64(int ver, int dirfd, const char *path, struct stat64 *st, int flags);
-ssize_t __readlink_chk(const char *path, char *buf, size_t n, size_t buflen);
-ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t n, size_t buflen);
 ssize_t getdents64(int fd, void *buf, size_t n);
 
 /* sync, size, space; posix_* return an error number instead of -1. */

@@ -5,16 +5,8 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "preload/glibc_entries.h"
 #include "preload/wrap.h"
-
-/* _FORTIFY_SOURCE entry points: not declared without fortification. */
-int __open_2(const char *path, int flags);
-int __open64_2(const char *path, int flags);
-int __openat_2(int dirfd, const char *path, int flags);
-int __openat64_2(int dirfd, const char *path, int flags);
-ssize_t __read_chk(int fd, void *buf, size_t n, size_t buflen);
-ssize_t __pread_chk(int fd, void *buf, size_t n, off_t off, size_t buflen);
-ssize_t __pread64_chk(int fd, void *buf, size_t n, off64_t off, size_t buflen);
 
 static int needs_mode(int flags)
 {
@@ -85,19 +77,7 @@ OSP_WRAP(int, dup3, (int fd, int fd2, int flags), (fd, fd2, flags), -1)
 /* close, read and write fall back to the system call for the same reason as
  * open. */
 #define OSP_WRAP_SYS(ret, name, params, args, sysargs)                                             \
-	OSP_EXPORT ret name params                                                                 \
-	{                                                                                          \
-		ret(*real_) params = (ret(*) params)osp_real(OSP_OPI_##name);                      \
-		if (__builtin_expect(!real_, 0))                                                   \
-			return (ret)syscall sysargs;                                               \
-		char *slot_ = osp_slot();                                                          \
-		if (!slot_)                                                                        \
-			return real_ args;                                                         \
-		uint64_t t0_ = osp_stamp();                                                        \
-		ret rv_ = real_ args;                                                              \
-		osp_rec_span(slot_, OSP_OPI_##name, t0_, osp_stamp());                             \
-		return rv_;                                                                        \
-	}
+	OSP_WRAP_OR(ret, name, params, args, return (ret)syscall sysargs)
 
 OSP_WRAP_SYS(int, close, (int fd), (fd), (SYS_close, fd))
 OSP_WRAP_SYS(ssize_t, read, (int fd, void *buf, size_t n), (fd, buf, n), (SYS_read, fd, buf, n))

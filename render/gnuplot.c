@@ -192,26 +192,14 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 {
 	const struct osp_profile **v = NULL;
 	struct osp_set *extra = NULL;
-	osp_vm_set_calibration(o->calib);
 	long n = osp_vm_select_plot(a, o, &v, &extra, err, errlen);
 	if (n < 0)
 		return -1;
-	int blo = 1, bhi = 0;
+	int blo, bhi;
+	osp_vm_plot_range(a, o->b, v, n, &blo, &bhi);
 	long rows = 0;
-	for (long i = 0; i < n; i++) {
-		osp_vm_range(&v[i]->hist, &blo, &bhi);
-		const struct osp_profile *pb = osp_vm_twin(o->b, v[i]);
-		if (pb)
-			osp_vm_range(&pb->hist, &blo, &bhi);
+	for (long i = 0; i < n; i++)
 		rows += 1 + (o->heatmap >= 0 && v[i]->nslices ? 1 : 0);
-	}
-	if (blo > bhi) {
-		blo = 1;
-		bhi = 10 * (int)a->r;
-	}
-	blo = blo > 0 ? blo - 1 : 0;
-	if (bhi + 1 < (int)osp_nbuckets(a->r))
-		bhi++;
 	fprintf(f, "# osprof plot: gnuplot script, data inline. Run: gnuplot -p FILE\n");
 	if (term)
 		fprintf(f, "set terminal %s size 900,%ld\n", term, (rows ? rows : 1) * ROW_H);
@@ -228,9 +216,7 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 	if (n == 0) {
 		fprintf(f, "set label 'no profiles in this set' at graph 0.5, graph 0.5 center\n"
 		           "plot [0:1] [0:1] NaN notitle\n");
-		free(v);
-		osp_set_free(extra);
-		return ferror(f) ? -1 : 0;
+		return osp_vm_plot_done(f, v, extra, err, errlen);
 	}
 	for (long i = 0; i < n; i++)
 		datablock(f, i, v[i], osp_vm_twin(o->b, v[i]));
@@ -240,11 +226,5 @@ int osp_render_gnuplot(FILE *f, const struct osp_set *a, const struct osp_plot_o
 	for (long i = 0; i < n; i++)
 		panel(f, a, i, v[i], osp_vm_twin(o->b, v[i]), o, &tot, blo, bhi);
 	fprintf(f, "unset multiplot\n");
-	free(v);
-	osp_set_free(extra);
-	if (ferror(f)) {
-		snprintf(err, errlen, "write error");
-		return -1;
-	}
-	return 0;
+	return osp_vm_plot_done(f, v, extra, err, errlen);
 }

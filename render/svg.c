@@ -412,7 +412,6 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 {
 	const struct osp_profile **v = NULL;
 	struct osp_set *extra = NULL;
-	osp_vm_set_calibration(o->calib);
 	long n = osp_vm_select_plot(a, o, &v, &extra, err, errlen);
 	if (n < 0)
 		return -1;
@@ -423,21 +422,9 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 		osp_set_free(extra);
 		return -1;
 	}
-	/* One x range for every panel so that panels can be compared by eye. */
-	int blo = 1, bhi = 0;
-	for (long i = 0; i < n; i++) {
-		osp_vm_range(&v[i]->hist, &blo, &bhi);
-		const struct osp_profile *pb = osp_vm_twin(o->b, v[i]);
-		if (pb)
-			osp_vm_range(&pb->hist, &blo, &bhi);
-	}
-	if (blo > bhi) {
-		blo = 1;
-		bhi = 10 * (int)a->r;
-	}
-	/* Pad by one bucket each side, and show at least two octaves. */
-	blo = blo > 0 ? blo - 1 : 0;
-	bhi = bhi + 1 < (int)osp_nbuckets(a->r) ? bhi + 1 : bhi;
+	int blo, bhi;
+	osp_vm_plot_range(a, o->b, v, n, &blo, &bhi);
+	/* at least two octaves */
 	while (bhi - blo < 2 * (int)a->r)
 		bhi++;
 	struct osp_vm_totals tot;
@@ -494,11 +481,5 @@ int osp_render_svg(FILE *f, const struct osp_set *a, const struct osp_plot_opts 
 	for (long i = 0; i < n; i++)
 		y = panel(f, a, v[i], o, &tot, blo, bhi, y);
 	fprintf(f, "</svg>\n");
-	free(v);
-	osp_set_free(extra);
-	if (ferror(f)) {
-		snprintf(err, errlen, "write error");
-		return -1;
-	}
-	return 0;
+	return osp_vm_plot_done(f, v, extra, err, errlen);
 }

@@ -203,6 +203,7 @@ long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
                         const struct osp_profile ***out, struct osp_set **extra, char *err,
                         size_t errlen)
 {
+	osp_vm_set_calibration(o->calib);
 	long n = osp_vm_select_ab(a, o->b, o->op, o->top, out, extra);
 	if (n < 0) {
 		snprintf(err, errlen, "out of memory");
@@ -217,6 +218,38 @@ long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
 		return -1;
 	}
 	return n;
+}
+
+void osp_vm_plot_range(const struct osp_set *a, const struct osp_set *b,
+                       const struct osp_profile *const *v, long n, int *blo, int *bhi)
+{
+	*blo = 1;
+	*bhi = 0;
+	for (long i = 0; i < n; i++) {
+		osp_vm_range(&v[i]->hist, blo, bhi);
+		const struct osp_profile *pb = osp_vm_twin(b, v[i]);
+		if (pb)
+			osp_vm_range(&pb->hist, blo, bhi);
+	}
+	if (*blo > *bhi) {
+		*blo = 1;
+		*bhi = 10 * (int)a->r;
+	}
+	*blo = *blo > 0 ? *blo - 1 : 0;
+	if (*bhi + 1 < (int)osp_nbuckets(a->r))
+		(*bhi)++;
+}
+
+int osp_vm_plot_done(FILE *f, const struct osp_profile **v, struct osp_set *extra, char *err,
+                     size_t errlen)
+{
+	free(v);
+	osp_set_free(extra);
+	if (ferror(f)) {
+		snprintf(err, errlen, "write error");
+		return -1;
+	}
+	return 0;
 }
 
 unsigned osp_vm_lanes(const double *lo, const double *hi, unsigned n, unsigned *lane)

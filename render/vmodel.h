@@ -77,12 +77,22 @@ int osp_vm_matches(const struct osp_profile *p, const char *op);
  * key, held in *extra (free it with osp_set_free after *out). */
 long osp_vm_select_ab(const struct osp_set *a, const struct osp_set *b, const char *op,
                       unsigned top, const struct osp_profile ***out, struct osp_set **extra);
-/* osp_vm_select_ab for a plot's options: -1 with err set when memory runs
- * out or --op matches nothing (then *out and *extra are freed). */
+/* osp_vm_select_ab for a plot's options, whose calibration it also sets
+ * (osp_vm_set_calibration): -1 with err set when memory runs out or --op
+ * matches nothing (then *out and *extra are freed). */
 struct osp_plot_opts;
 long osp_vm_select_plot(const struct osp_set *a, const struct osp_plot_opts *o,
                         const struct osp_profile ***out, struct osp_set **extra, char *err,
                         size_t errlen);
+/* The buckets every panel of a plot shows (one range, so that panels can
+ * be compared by eye): the non-empty ones of v[0..n) and of their twins in
+ * b (1..10r when none is), padded by one bucket each side. */
+void osp_vm_plot_range(const struct osp_set *a, const struct osp_set *b,
+                       const struct osp_profile *const *v, long n, int *blo, int *bhi);
+/* Frees what osp_vm_select_plot gave; 0, or -1 with err set when writing
+ * the plot to f failed. */
+int osp_vm_plot_done(FILE *f, const struct osp_profile **v, struct osp_set *extra, char *err,
+                     size_t errlen);
 /* The profile of b with the same key as p, or NULL. */
 const struct osp_profile *osp_vm_twin(const struct osp_set *b, const struct osp_profile *p);
 

@@ -26,8 +26,9 @@ struct rc_backend_ops {
 	/* Starts (or retargets) the search: records only for f0 calls that began
 	 * under generation gen and whose latency is in [lo, hi] ns. */
 	int (*set_peak)(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t gen);
-	/* Waits up to timeout_ms and delivers records; count or -errno. */
-	int (*poll)(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx);
+	/* Delivers the records that are ready, without waiting (the driver
+	 * waits: rc_wait on fd); count or -errno. */
+	int (*poll)(struct rc_backend *b, rc_event_fn fn, void *ctx);
 	/* f0's log2 histogram so far (RC_HBUCKETS counters of floor(log2 ns)). */
 	int (*read_hist)(struct rc_backend *b, uint64_t *buckets);
 	/* The process whose address space the search uses: the first one of
@@ -38,6 +39,14 @@ struct rc_backend_ops {
 	void (*destroy)(struct rc_backend *b);
 };
 
+/* The ops of a backend whose functions are P_attach_f0, P_add_site, ...,
+ * P_destroy. */
+#define RC_BACKEND_OPS(P)                                                                          \
+	.attach_f0 = P##_attach_f0, .add_site = P##_add_site, .del_site = P##_del_site,            \
+	.add_edge = P##_add_edge, .del_edge = P##_del_edge, .set_peak = P##_set_peak,              \
+	.poll = P##_poll, .read_hist = P##_read_hist, .f0_pid = P##_f0_pid, .lost = P##_lost,      \
+	.destroy = P##_destroy
+
 /* How a site is probed: the backend's own way (a trampoline, a uprobe), or
  * one of the trampoline backend's fallbacks where no jump fits: uprobes
  * (when osprof runs as root; a uprobe pair per call) or an int3 its agent
@@ -47,6 +56,9 @@ enum { RC_PROBE_NATIVE = 0, RC_PROBE_BREAK = 1, RC_PROBE_UPROBE = 2, RC_PROBE_KI
 struct rc_backend {
 	const struct rc_backend_ops *ops;
 	pid_t pid;
+	/* Readable when records are ready; -1: none can be (the trampolines'
+	 * records are in shared memory), so the driver looks every ms. */
+	int fd;
 	int f0_break;      /* f0 itself hooked with a breakpoint ... */
 	char f0_note[200]; /* ... because of this */
 	/* How sites no jump fits are probed ("uprobe", or "breakpoint" and

@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <signal.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct tb {
 	char *envp[4];
 	struct rc_tfb *fb; /* the uprobe fallback, NULL: breakpoints */
 	int reported;
+	int pidfd; /* the target's, or -1 */
 };
 
 static void sleep_ms(int ms)
@@ -95,6 +97,16 @@ static int tb_attach_f0(struct rc_backend *b, const char *path, uint64_t off, ui
 	return 0;
 }
 
+/* The target has exited (its agent with it). A pidfd says so of a zombie
+ * too: the driver reaps the target only once the probes are gone. */
+static int target_gone(struct tb *t)
+{
+	struct pollfd p = {.fd = t->pidfd, .events = POLLIN};
+	if (t->pidfd >= 0)
+		return poll(&p, 1, 0) > 0;
+	return kill(t->base.pid, 0) && errno == ESRCH;
+}
+
 static int command(struct tb *t, const struct rcs_cmd *c)
 {
 	int rc = agent_ok(t, 5000);
@@ -113,7 +125,7 @@ static int command(struct tb *t, const struct rcs_cmd *c)
 	for (int i = 0; i < 250000; i++) {
 		if (__atomic_load_n(&s->cmd_tail, __ATOMIC_ACQUIRE) > h)
 			return s->cmd_result[h % RCS_NCMD];
-		if (i % 1000 == 999 && kill(t->base.pid, 0) && errno == ESRCH)
+		if (i % 1000 == 999 && target_gone(t))
 			return -ESRCH;
 		struct timespec ts = {0, 20000};
 		nanosleep(&ts, NULL);
@@ -212,25 +224,18 @@ static int tb_set_peak(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t 
 	return 0;
 }
 
-static int tb_poll(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx)
+static int tb_poll(struct rc_backend *b, rc_event_fn fn, void *ctx)
 {
-	struct tb *t = (struct tb *)b;
-	struct rc_shm *s = t->shm;
+	struct rc_shm *s = ((struct tb *)b)->shm;
 	int n = 0;
-	for (int waited = 0;;) {
-		while (s->ev_tail < __atomic_load_n(&s->ev_head, __ATOMIC_ACQUIRE)) {
-			uint64_t i = s->ev_tail;
-			if (__atomic_load_n(&s->ev_seq[i % RCS_NEV], __ATOMIC_ACQUIRE) != i + 1)
-				break; /* reserved, not yet written */
-			if (fn)
-				fn(ctx, &s->ev[i % RCS_NEV]);
-			n++;
-			__atomic_store_n(&s->ev_tail, i + 1, __ATOMIC_RELEASE);
-		}
-		if (n || waited >= timeout_ms)
-			break;
-		sleep_ms(1);
-		waited++;
+	while (s->ev_tail < __atomic_load_n(&s->ev_head, __ATOMIC_ACQUIRE)) {
+		uint64_t i = s->ev_tail;
+		if (__atomic_load_n(&s->ev_seq[i % RCS_NEV], __ATOMIC_ACQUIRE) != i + 1)
+			break; /* reserved, not yet written */
+		if (fn)
+			fn(ctx, &s->ev[i % RCS_NEV]);
+		n++;
+		__atomic_store_n(&s->ev_tail, i + 1, __ATOMIC_RELEASE);
 	}
 	return n;
 }
@@ -254,6 +259,8 @@ static void tb_destroy(struct rc_backend *b)
 	shm_unlink(t->name);
 	munmap(t->shm, sizeof(*t->shm));
 	rc_tfb_free(t->fb);
+	if (t->pidfd >= 0)
+		close(t->pidfd);
 	free(t);
 }
 
@@ -264,20 +271,7 @@ static pid_t tb_f0_pid(struct rc_backend *b)
 	return (pid_t)__atomic_load_n(&((struct tb *)b)->shm->claimed, __ATOMIC_ACQUIRE);
 }
 
-static const struct rc_backend_ops tb_ops = {
-    .name = "trampoline",
-    .attach_f0 = tb_attach_f0,
-    .add_site = tb_add_site,
-    .del_site = tb_del_site,
-    .add_edge = tb_add_edge,
-    .del_edge = tb_del_edge,
-    .set_peak = tb_set_peak,
-    .poll = tb_poll,
-    .read_hist = tb_read_hist,
-    .f0_pid = tb_f0_pid,
-    .lost = tb_lost,
-    .destroy = tb_destroy,
-};
+static const struct rc_backend_ops tb_ops = {.name = "trampoline", RC_BACKEND_OPS(tb)};
 
 struct rc_backend *rc_tramp_new(void)
 {
@@ -286,6 +280,8 @@ struct rc_backend *rc_tramp_new(void)
 	if (!t)
 		return NULL;
 	t->base.ops = &tb_ops;
+	t->base.fd = -1;
+	t->pidfd = -1;
 	snprintf(t->name, sizeof(t->name), "/osprof-darc-%d-%u", (int)getpid(), counter++);
 	int fd = shm_open(t->name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0600);
 	if (fd < 0 || ftruncate(fd, sizeof(struct rc_shm))) {
@@ -349,4 +345,5 @@ int rc_tramp_env(struct rc_backend *b, char ***envp)
 void rc_tramp_set_pid(struct rc_backend *b, pid_t pid)
 {
 	b->pid = pid;
+	((struct tb *)b)->pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 }

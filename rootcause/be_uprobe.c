@@ -90,13 +90,12 @@ static int ub_set_peak(struct rc_backend *b, uint64_t lo, uint64_t hi, uint64_t 
 	return 0;
 }
 
-static int ub_poll(struct rc_backend *b, int timeout_ms, rc_event_fn fn, void *ctx)
+static int ub_poll(struct rc_backend *b, rc_event_fn fn, void *ctx)
 {
 	struct ub *u = (struct ub *)b;
 	u->fn = fn;
 	u->ctx = ctx;
-	int n = ring_buffer__poll(u->rb, timeout_ms);
-	return n == -EINTR ? 0 : n;
+	return ring_buffer__consume(u->rb);
 }
 
 static int ub_read_hist(struct rc_backend *b, uint64_t *buckets)
@@ -130,20 +129,7 @@ static void ub_destroy(struct rc_backend *b)
 	free(u);
 }
 
-static const struct rc_backend_ops ub_ops = {
-    .name = "uprobe",
-    .attach_f0 = ub_attach_f0,
-    .add_site = ub_add_site,
-    .del_site = ub_del_site,
-    .add_edge = ub_add_edge,
-    .del_edge = ub_del_edge,
-    .set_peak = ub_set_peak,
-    .poll = ub_poll,
-    .read_hist = ub_read_hist,
-    .f0_pid = ub_f0_pid,
-    .lost = ub_lost,
-    .destroy = ub_destroy,
-};
+static const struct rc_backend_ops ub_ops = {.name = "uprobe", RC_BACKEND_OPS(ub)};
 
 struct rc_backend *rc_uprobe_new(pid_t pid, int is_child)
 {
@@ -195,5 +181,6 @@ struct rc_backend *rc_uprobe_new(pid_t pid, int is_child)
 		ub_destroy(&u->base);
 		return NULL;
 	}
+	u->base.fd = ring_buffer__epoll_fd(u->rb);
 	return &u->base;
 }

@@ -3,8 +3,8 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <osprof/clock.h>
 #include <osprof/status.h>
-#include "collect/session.h"
 #include "rootcause/driver.h"
 #include "rootcause/peaks.h"
 
@@ -32,11 +32,13 @@ uint64_t rc_hist_total(const uint64_t *hist)
 	return t;
 }
 
-int rc_profile_f0(struct rc_opts *o, int is_child, rc_hist_read_fn read, void *ctx, uint64_t *hist)
+int rc_profile_f0(struct rc_opts *o, struct rc_target *t, rc_hist_read_fn read, void *ctx,
+                  uint64_t *hist)
 {
 	int ret = -1;
-	while (!osp_signals_stop()) {
-		if (read(ctx, hist))
+	for (;;) {
+		enum rc_target_state st = rc_wait(t, -1, osp_now_ns() + 50000000ull);
+		if (read(ctx, hist) || st == RC_STOPPED)
 			break;
 		uint64_t n = rc_hist_total(hist);
 		rc_progress(o, 0, "profiling f0: %" PRIu64 " of %u calls", n, o->p.start_ops);
@@ -44,7 +46,7 @@ int rc_profile_f0(struct rc_opts *o, int is_child, rc_hist_read_fn read, void *c
 			ret = 0;
 			break;
 		}
-		if (!rc_target_alive(o->pid, is_child, NULL)) {
+		if (st == RC_EXITED) {
 			rc_progress(o, 1, NULL);
 			osp_err("rootcause: target exited after %" PRIu64
 			        " of %u f0 calls (--start-ops)",

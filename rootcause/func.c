@@ -7,7 +7,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <osprof/clock.h>
 #include <osprof/status.h>
@@ -24,7 +23,8 @@ struct frun {
 	uint64_t f0off, f0vaddr;
 	struct rc_space space;
 	struct rc_backend *be;
-	int is_child, tramp, gate;
+	struct rc_target t;
+	int tramp;
 	uint64_t hist[RC_HBUCKETS];
 	FILE *info; /* histogram and notes: stdout, or stderr with --json/--folded */
 };
@@ -64,7 +64,7 @@ static int target_start(struct frun *r)
 	struct rc_opts *o = r->o;
 	char **env = NULL;
 	if (r->tramp) {
-		if (!r->is_child) {
+		if (!o->cmd) {
 			osp_err("rootcause: --backend trampoline needs a command osprof starts "
 			        "(-- CMD); use --backend uprobe with -p");
 			return OSP_EXIT_USAGE;
@@ -73,17 +73,14 @@ static int target_start(struct frun *r)
 		if (!r->be || rc_tramp_env(r->be, &env))
 			return OSP_EXIT_FAIL;
 	}
-	if (r->is_child) {
-		o->pid = rc_child_start(o, env, &r->gate);
-		if (o->pid < 0) {
-			osp_err("rootcause: fork: %s", strerror(errno));
-			return OSP_EXIT_FAIL;
-		}
-		if (r->tramp)
-			rc_tramp_set_pid(r->be, o->pid);
+	if (rc_target_start(&r->t, o, env)) {
+		osp_err("rootcause: fork: %s", strerror(errno));
+		return OSP_EXIT_FAIL;
 	}
+	if (r->tramp)
+		rc_tramp_set_pid(r->be, o->pid);
 	if (!r->be)
-		r->be = rc_uprobe_new(o->pid, r->is_child);
+		r->be = rc_uprobe_new(o->pid, r->t.is_child);
 	if (!r->be)
 		return OSP_EXIT_FAIL;
 	r->be->pid = o->pid;
@@ -93,17 +90,13 @@ static int target_start(struct frun *r)
 		osp_err("rootcause: cannot instrument %s: %s", r->f0name, strerror(-rc));
 		return OSP_EXIT_FAIL;
 	}
-	if (r->is_child) {
-		rc_child_release(r->gate);
-		r->gate = -1;
-	}
+	rc_target_release(&r->t);
 	return 0;
 }
 
 static int read_hist(void *ctx, uint64_t *hist)
 {
 	struct rc_backend *be = ctx;
-	be->ops->poll(be, 50, NULL, NULL);
 	return be->ops->read_hist(be, hist);
 }
 
@@ -190,20 +183,20 @@ static void search_loop(struct frun *r, struct rc_search *s, struct rc_info *in)
 {
 	struct rc_backend *be = r->be;
 	uint64_t t0 = osp_now_ns(), calls0 = rc_hist_total(r->hist);
-	int status = 0;
-	while (!osp_signals_stop() && !s->done) {
+	/* Records wake the wait; a backend without an fd (the trampolines'
+	 * shared memory) is looked at every ms. */
+	uint64_t tick = be->fd >= 0 ? 100000000ull : 1000000ull;
+	enum rc_target_state st = RC_RUNNING;
+	while (st == RC_RUNNING && !s->done) {
 		search_progress(r->o, s, 0);
-		be->ops->poll(be, 100, rc_search_event, s);
-		if (rc_target_alive(r->o->pid, r->is_child, &status))
-			continue;
-		be->ops->poll(be, 0, rc_search_event, s);
-		if (!s->done && r->is_child && WIFSIGNALED(status))
-			osp_err("rootcause: target killed by signal %d before the search finished",
-			        WTERMSIG(status));
-		else if (!s->done)
-			osp_err("rootcause: target exited before the search finished");
-		break;
+		st = rc_wait(&r->t, be->fd, osp_now_ns() + tick);
+		be->ops->poll(be, rc_search_event, s);
 	}
+	if (st == RC_EXITED && !s->done && r->t.w.signal)
+		osp_err("rootcause: target killed by signal %d before the search finished",
+		        r->t.w.signal);
+	else if (st == RC_EXITED && !s->done)
+		osp_err("rootcause: target exited before the search finished");
 	/* forced: a search shorter than the redraw interval still shows once */
 	search_progress(r->o, s, 1);
 	rc_progress(r->o, 1, NULL);
@@ -283,14 +276,13 @@ out:
 int rc_func_run(struct rc_opts *o)
 {
 	struct frun r = {.o = o,
-	                 .is_child = o->cmd != NULL,
+	                 .t = {.gate = -1},
 	                 .tramp = !strcmp(o->backend, "trampoline"),
-	                 .gate = -1,
 	                 .info = (o->json || o->folded) ? stderr : stdout};
 	int ret = f0_find(&r);
 	if (!ret && !(ret = target_start(&r))) {
 		ret = OSP_EXIT_FAIL;
-		int rc = rc_profile_f0(o, r.is_child, read_hist, r.be, r.hist);
+		int rc = rc_profile_f0(o, &r.t, read_hist, r.be, r.hist);
 		/* Interrupted while profiling f0: what was collected is its histogram. */
 		if (!rc || osp_signals_stop())
 			rc_print_hist(r.info, r.f0name, r.hist, RC_HBUCKETS);
@@ -299,10 +291,7 @@ int rc_func_run(struct rc_opts *o)
 	}
 	if (r.be)
 		r.be->ops->destroy(r.be);
-	if (r.gate >= 0)
-		close(r.gate);
-	if (r.is_child)
-		rc_child_finish(o->pid);
+	rc_target_finish(&r.t);
 	rc_space_free(&r.space);
 	return ret;
 }

@@ -15,11 +15,11 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include <osprof/clock.h>
 #include <osprof/osprof.h>
 #include <osprof/render.h>
 #include <osprof/sort.h>
 #include <osprof/status.h>
-#include <sys/wait.h>
 #include "collect/bpf_common.h"
 #include "collect/ksyms.h"
 #include "collect/session.h"
@@ -397,7 +397,8 @@ static int open_sampling(struct rc_kernel_bpf *skel, struct bpf_link ***links, i
 /* One --syscall run: the BPF object, its ring buffer and what it found. */
 struct krun {
 	struct rc_opts *o;
-	int nr, is_child, gate, common;
+	int nr, common;
+	struct rc_target t;
 	struct osp_session sess;
 	struct rc_kernel_bpf *skel;
 	struct bpf_link **links;
@@ -413,7 +414,7 @@ struct krun {
 static int kernel_start(struct krun *r)
 {
 	struct rc_opts *o = r->o;
-	if (r->is_child)
+	if (r->t.is_child)
 		r->sess.root_pid = o->pid;
 	else
 		r->sess.pids = &o->pid, r->sess.npids = 1;
@@ -450,7 +451,6 @@ static int kernel_start(struct krun *r)
 static int read_hist(void *ctx, uint64_t *hist)
 {
 	struct krun *r = ctx;
-	ring_buffer__poll(r->rb, 50);
 	for (int i = 0; i < RC_HBUCKETS; i++)
 		hist[i] = r->skel->bss->hist[i];
 	return 0;
@@ -469,12 +469,11 @@ static int attribute(struct krun *r, struct rc_info *in)
 	r->skel->bss->peak_lo = 1ull << in->blo;
 	r->skel->bss->peak_hi = (2ull << in->bhi) - 1;
 	__atomic_store_n(&r->skel->bss->searching, 1, __ATOMIC_RELEASE);
-	while (!osp_signals_stop() && r->k.calls < r->k.want) {
-		ring_buffer__poll(r->rb, 100);
-		if (!rc_target_alive(o->pid, r->is_child, NULL)) {
-			ring_buffer__poll(r->rb, 0);
-			break;
-		}
+	int fd = ring_buffer__epoll_fd(r->rb);
+	enum rc_target_state st = RC_RUNNING;
+	while (st == RC_RUNNING && r->k.calls < r->k.want) {
+		st = rc_wait(&r->t, fd, osp_now_ns() + 100000000ull);
+		ring_buffer__consume(r->rb);
 	}
 	r->skel->bss->searching = 0;
 	if (r->k.calls < r->k.want)
@@ -490,8 +489,7 @@ int rc_kernel_run(struct rc_opts *o)
 {
 	struct krun r = {.o = o,
 	                 .nr = -1,
-	                 .is_child = o->cmd != NULL,
-	                 .gate = -1,
+	                 .t = {.gate = -1},
 	                 .sess = {.r = 1},
 	                 .k = {.want = o->p.decision_time}};
 	for (size_t i = 0; i < sizeof(syscalls) / sizeof(syscalls[0]); i++)
@@ -501,20 +499,17 @@ int rc_kernel_run(struct rc_opts *o)
 		return osp_usage_err("rootcause",
 		                     "--syscall: '%s' is not a system call of this machine",
 		                     o->syscall);
-	if (r.is_child && (o->pid = rc_child_start(o, NULL, &r.gate)) < 0) {
+	if (rc_target_start(&r.t, o, NULL)) {
 		osp_err("rootcause: fork: %s", strerror(errno));
 		return OSP_EXIT_FAIL;
 	}
 	int ret = OSP_EXIT_FAIL;
 	if (!kernel_start(&r)) {
-		if (r.is_child) {
-			rc_child_release(r.gate);
-			r.gate = -1;
-		}
+		rc_target_release(&r.t);
 		char f0[96];
 		snprintf(f0, sizeof(f0), "syscall:%s", o->syscall);
 		struct rc_info in = {.f0 = f0, .backend = "kernel", .hist = r.hist};
-		int rc = rc_profile_f0(o, r.is_child, read_hist, &r, r.hist);
+		int rc = rc_profile_f0(o, &r.t, read_hist, &r, r.hist);
 		if (!rc || osp_signals_stop()) /* interrupted: the histogram so far */
 			rc_print_hist((o->json || o->folded) ? stderr : stdout, f0, r.hist,
 			              RC_HBUCKETS);
@@ -529,9 +524,6 @@ int rc_kernel_run(struct rc_opts *o)
 	if (r.common)
 		osp_bpf_common_release(&r.sess);
 	free(r.k.p);
-	if (r.gate >= 0)
-		close(r.gate);
-	if (r.is_child)
-		rc_child_finish(o->pid);
+	rc_target_finish(&r.t);
 	return ret;
 }

@@ -1,59 +1,73 @@
 /* The target of a search: the command osprof starts for it, held until the
- * probes are in place (collect/session.c), or a running process. */
+ * probes are in place (collect/session.c), or a running process; and the
+ * one wait of both drivers, osp_wait. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
-#include <sys/wait.h>
-#include "collect/session.h"
 #include "rootcause/driver.h"
 
-pid_t rc_child_start(const struct rc_opts *o, char **env, int *gate)
+int rc_target_start(struct rc_target *t, struct rc_opts *o, char **env)
 {
-	/* Never into osprof's structured output on stdout. */
-	struct osp_spawn_opts so = {.who = "rootcause",
-	                            .env = env,
-	                            .stdout_fd = o->target_fd >= 0 ? o->target_fd : 0,
-	                            .stderr_too = o->target_both};
-	return osp_spawn(o->cmd, gate, &so);
-}
-
-void rc_child_release(int gate)
-{
-	if (osp_spawn_release(gate))
-		perror("osprof rootcause: gate");
-}
-
-int rc_target_alive(pid_t pid, int is_child, int *status)
-{
-	if (is_child) {
-		int st;
-		pid_t r = waitpid(pid, &st, WNOHANG);
-		if (r == pid) {
-			if (status)
-				*status = st;
-			return 0;
-		}
-		return r == 0;
+	t->is_child = o->cmd != NULL;
+	t->gate = -1;
+	if (t->is_child) {
+		/* Never into osprof's structured output on stdout. */
+		struct osp_spawn_opts so = {.who = "rootcause",
+		                            .env = env,
+		                            .stdout_fd = o->target_fd >= 0 ? o->target_fd : 0,
+		                            .stderr_too = o->target_both};
+		o->pid = osp_spawn(o->cmd, &t->gate, &so);
+		if (o->pid < 0)
+			return -1;
 	}
-	return kill(pid, 0) == 0 || errno != ESRCH;
+	t->pid = o->pid;
+	/* After the fork: the waiter blocks the stop signals, and CMD must not
+	 * inherit that. */
+	osp_waiter_init(&t->w, t->is_child ? t->pid : 0, -1);
+	osp_waiter_ends_child(&t->w, 1);
+	return 0;
 }
 
-void rc_child_finish(pid_t pid)
+void rc_target_release(struct rc_target *t)
 {
-	int status;
-	if (pid <= 0 || !rc_target_alive(pid, 1, &status))
+	if (t->gate >= 0 && osp_spawn_release(t->gate))
+		perror("osprof rootcause: gate");
+	t->gate = -1;
+}
+
+enum rc_target_state rc_wait(struct rc_target *t, int fd, uint64_t until)
+{
+	t->w.fd = fd;
+	switch (osp_wait(&t->w, until)) {
+	case OSP_WAKE_CHILD:
+		return RC_EXITED;
+	case OSP_WAKE_STOP:
+		return RC_STOPPED;
+	default:
+		/* -p: not our child, so no pidfd wakes us; looked at each wake */
+		return t->is_child || kill(t->pid, 0) == 0 || errno != ESRCH ? RC_RUNNING
+		                                                             : RC_EXITED;
+	}
+}
+
+void rc_target_finish(struct rc_target *t)
+{
+	if (t->gate >= 0) /* never released: it exits without running */
+		close(t->gate);
+	t->gate = -1;
+	t->w.fd = -1;
+	if (t->w.child <= 0)
 		return;
-	/* The target keeps running without probes; wait for it. */
-	if (!osp_signals_stop())
+	int running = osp_wait(&t->w, 0) != OSP_WAKE_CHILD;
+	/* From here the policy holds: a further stop signal kills it. */
+	osp_waiter_ends_child(&t->w, 0);
+	if (running && osp_signals_stop())
+		kill(t->pid, SIGTERM); /* the search was stopped: so is the command */
+	else if (running)              /* it keeps running without probes */
 		fprintf(stderr,
 		        "osprof rootcause: probes removed; waiting for the command (pid %d) to "
 		        "exit\n",
-		        (int)pid);
-	int killed = 0;
-	for (;;) {
-		if (osp_signals_stop() && !killed++)
-			kill(pid, SIGTERM);
-		if (waitpid(pid, &status, 0) >= 0 || errno != EINTR)
-			break;
-	}
+		        (int)t->pid);
+	while (osp_wait(&t->w, UINT64_MAX) != OSP_WAKE_CHILD)
+		;
 }

@@ -12,48 +12,29 @@
 # directly.
 #   scripts/capture-nesting-corpus.sh [OUTDIR] [REPEATS]
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/capture-lib.sh"
 OUT=${1:-$ROOT/tests/data/corpus/nesting}
 REPEATS=${2:-2}
-B=${BUILD:-$ROOT/build}
-OSPROF=$B/osprof
-[ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ] || {
-	echo "capture-nesting-corpus: needs root and BTF" >&2
-	exit 2
-}
-for t in bpftrace postmark tar find grep dd mkfs.ext4 mkfs.xfs losetup python3; do
-	command -v "$t" >/dev/null || { echo "capture-nesting-corpus: $t missing (scripts/install-deps.sh)" >&2; exit 2; }
-done
+capture_need bpftrace postmark tar find grep dd mkfs.ext4 mkfs.xfs losetup python3
 UNISTD=/usr/include/x86_64-linux-gnu/asm/unistd_64.h
 [ -r "$UNISTD" ] || { echo "capture-nesting-corpus: $UNISTD missing (linux-libc-dev)" >&2; exit 2; }
-TMPD=$(mktemp -d)
-LOOPS=()
+loop_start
 BT=
 cleanup() {
 	[ -n "$BT" ] && kill "$BT" 2>/dev/null
-	for m in "$TMPD"/mnt-*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
-	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
-	rm -rf "$TMPD"
+	loop_cleanup
 }
 trap cleanup EXIT
 trap "exit 1" INT TERM
 # bpftrace resolves tracepoints in tracefs, unmounted on a fresh boot.
 mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
-. "$ROOT/scripts/loop-image.sh"
 mkloop ext4
 mkloop xfs
 E=$TMPD/mnt-ext4
 X=$TMPD/mnt-xfs
 dd if=/dev/urandom of="$E/big" bs=1M count=16 status=none
 tar cf "$E/src.tar" -C /usr/include linux
-cat >"$TMPD/pm.cfg" <<PM
-set location $E/pm
-set number 300
-set transactions 1500
-set seed 42
-run
-quit
-PM
+capture_postmark_cfg "$E/pm"
 sync
 
 # The fs pairs osprof attaches here: "OP SUBSYS:START .. END" lines.

@@ -15,34 +15,20 @@
 # mkfs.ext4, mkfs.xfs, and make (build/osprof, build/osprof-demo,
 # build/tests/progs/corpus_workload).
 set -eu
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/capture-lib.sh"
 OUT=${1:-$ROOT/tests/data/corpus/real}
 REPEATS=${2:-3}
-B=${BUILD:-$ROOT/build}
-OSPROF=$B/osprof
 PROG=$B/tests/progs/corpus_workload
-[ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/btf/vmlinux ] || {
-	echo "capture-real-corpus: needs root and BTF" >&2
-	exit 2
-}
-for t in postmark tar find grep dd mkfs.ext4 mkfs.xfs losetup; do
-	command -v "$t" >/dev/null || { echo "capture-real-corpus: $t missing (scripts/install-deps.sh)" >&2; exit 2; }
-done
-TMPD=$(mktemp -d)
-LOOPS=()
-ZRAMS=()
+capture_need postmark tar find grep dd mkfs.ext4 mkfs.xfs losetup
+loop_start
 RA=
 cleanup() {
 	[ -n "${RA_DEFAULT:-}" ] && [ -n "${RA:-}" ] && echo "$RA_DEFAULT" >"$RA" 2>/dev/null
-	for m in "$TMPD"/mnt-*; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
-	for l in "${LOOPS[@]}"; do losetup -d "$l" 2>/dev/null || true; done
-	ramdisk_cleanup
-	rm -rf "$TMPD"
+	loop_cleanup
 }
 trap cleanup EXIT
 trap "exit 1" INT TERM
 
-. "$ROOT/scripts/loop-image.sh"
 # RAM disks where the kernel has zram (repeatable device times), else loop
 # devices with direct I/O onto the disk under TMPDIR.
 if mkramdisk ext4; then
@@ -67,14 +53,7 @@ for d in "$E" "$X"; do dd if=/dev/urandom of="$d/big" bs=1M count=32 status=none
 sync
 tar cf "$E/src.tar" -C /usr/include linux
 cp "$E/src.tar" "$X/src.tar"
-cat >"$TMPD/pm.cfg" <<EOF
-set location $E/pm
-set number 300
-set transactions 1500
-set seed 42
-run
-quit
-EOF
+capture_postmark_cfg "$E/pm"
 mkdir -p "$E/pm"
 
 drop() { dd if="$1" iflag=nocache count=0 status=none; } # drops the file's pages only

@@ -95,6 +95,18 @@ static int comm_eq(const char *a, const char *b)
 	return !strncmp(a, b, OSP_TRACE_COMM_LEN);
 }
 
+/* The flag of a group of one value v: absent when v is 0, the same as the
+ * previous record's, or present, written as w at out + *n. */
+static unsigned put_value(uint64_t v, int same, uint64_t w, uint8_t *out, size_t *n)
+{
+	if (v == 0)
+		return OSP_TF_ABSENT;
+	if (same)
+		return OSP_TF_SAME;
+	*n += put_varint(out + *n, w);
+	return OSP_TF_PRESENT;
+}
+
 size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event *ev, uint8_t *out)
 {
 	const struct osp_trace_event *pv = &c->prev;
@@ -102,24 +114,10 @@ size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event 
 	size_t n = 2;
 	int hp = c->have_prev;
 
-	/* op */
-	if (ev->op == 0)
-		fl[OSP_TG_OP] = OSP_TF_ABSENT;
-	else if (hp && ev->op == pv->op)
-		fl[OSP_TG_OP] = OSP_TF_SAME;
-	else {
-		fl[OSP_TG_OP] = OSP_TF_PRESENT;
-		n += put_varint(out + n, ev->op);
-	}
+	fl[OSP_TG_OP] = put_value(ev->op, hp && ev->op == pv->op, ev->op, out, &n);
 	/* time: delta to the previous record's start (zigzag: CPUs interleave) */
-	if (ev->ts_ns == 0)
-		fl[OSP_TG_TIME] = OSP_TF_ABSENT;
-	else if (hp && ev->ts_ns == pv->ts_ns)
-		fl[OSP_TG_TIME] = OSP_TF_SAME;
-	else {
-		fl[OSP_TG_TIME] = OSP_TF_PRESENT;
-		n += put_varint(out + n, zigzag((int64_t)(ev->ts_ns - (hp ? pv->ts_ns : 0))));
-	}
+	fl[OSP_TG_TIME] = put_value(ev->ts_ns, hp && ev->ts_ns == pv->ts_ns,
+	                            zigzag((int64_t)(ev->ts_ns - (hp ? pv->ts_ns : 0))), out, &n);
 	/* task */
 	struct osp_trace_tid_state *ts = tid_cache(c, ev->tid);
 	if (ev->pid == 0 && ev->tid == 0 && ev->comm[0] == 0)
@@ -176,24 +174,8 @@ size_t osp_trace_encode(struct osp_trace_codec *c, const struct osp_trace_event 
 		fl[OSP_TG_RET] = OSP_TF_PRESENT;
 		n += put_varint(out + n, zigzag(ev->ret));
 	}
-	/* latency */
-	if (ev->lat_ns == 0)
-		fl[OSP_TG_LAT] = OSP_TF_ABSENT;
-	else if (hp && ev->lat_ns == pv->lat_ns)
-		fl[OSP_TG_LAT] = OSP_TF_SAME;
-	else {
-		fl[OSP_TG_LAT] = OSP_TF_PRESENT;
-		n += put_varint(out + n, ev->lat_ns);
-	}
-	/* arg */
-	if (ev->arg == 0)
-		fl[OSP_TG_ARG] = OSP_TF_ABSENT;
-	else if (hp && ev->arg == pv->arg)
-		fl[OSP_TG_ARG] = OSP_TF_SAME;
-	else {
-		fl[OSP_TG_ARG] = OSP_TF_PRESENT;
-		n += put_varint(out + n, ev->arg);
-	}
+	fl[OSP_TG_LAT] = put_value(ev->lat_ns, hp && ev->lat_ns == pv->lat_ns, ev->lat_ns, out, &n);
+	fl[OSP_TG_ARG] = put_value(ev->arg, hp && ev->arg == pv->arg, ev->arg, out, &n);
 
 	unsigned word = 0;
 	for (int g = 0; g < OSP_TG_NR; g++) {

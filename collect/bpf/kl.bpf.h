@@ -129,13 +129,7 @@ static __always_inline void kl_pair_end(void *starts, void *hist, struct kl_pair
 
 /* An array of per-thread stacks for kl_slot_stack(), sized by user space to
  * osp_bpf_thread_slots(). */
-#define KL_PAIR_SLOTS(name)                                                                        \
-	struct {                                                                                   \
-		__uint(type, BPF_MAP_TYPE_ARRAY);                                                  \
-		__type(key, __u32);                                                                \
-		__type(value, struct kl_tstack);                                                   \
-		__uint(max_entries, 1);                                                            \
-	} name SEC(".maps")
+#define KL_PAIR_SLOTS(name) OSP_ARRAY_MAP(name, struct kl_tstack)
 
 #define KL_PAIR_STARTS(name)                                                                       \
 	struct {                                                                                   \

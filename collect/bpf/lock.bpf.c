@@ -41,12 +41,7 @@ struct wait {
  * hash update and delete per contention cost more than the rest). A mutex
  * may spin, then sleep, each with its own contention_begin on the same
  * lock: the second begin keeps the first start. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct wait);
-} lock_waits SEC(".maps");
+OSP_ARRAY_MAP(lock_waits, struct wait);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);

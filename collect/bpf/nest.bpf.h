@@ -11,21 +11,11 @@
 #include "kl_types.h"
 
 /* The syscall layer's calls in flight (collect/bpf/syscall.bpf.c). */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, struct osp_sys_inflight);
-	__uint(max_entries, 1);
-} sys_inflight SEC(".maps");
+OSP_ARRAY_MAP(sys_inflight, struct osp_sys_inflight);
 
 #ifdef OSP_NEST_FS_STACKS
 /* The fs layer's open starts per thread (collect/bpf/fs.bpf.c). */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, struct kl_tstack);
-	__uint(max_entries, 1);
-} fs_stacks SEC(".maps");
+OSP_ARRAY_MAP(fs_stacks, struct kl_tstack);
 #endif
 
 /* The system call thread tid is in: nr + 1, 0 outside any (a kworker, a

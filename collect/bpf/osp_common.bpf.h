@@ -14,30 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include "osp_bpf.h"
 #include "osp_bucket.h"
-
-/* A tp_btf program PROG_btf on tracepoint TP and its raw_tp twin PROG_raw
- * (the flavour user space loads where tp_btf cannot), both running the body
- * that follows the macro with the tracepoint's typed arguments and ctx:
- *
- *   OSP_TP_TWINS(softirq_entry, softirq_entry, unsigned int vec)
- *   {
- *           return on_softirq(ctx, vec);
- *   }
- *
- * The arguments are cast from ctx as BPF_PROG does. */
-#define OSP_TP_TWINS(tp, prog, args...)                                                            \
-	static __always_inline int prog##_twin(unsigned long long *ctx, ##args);                   \
-	_Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wint-conversion\"")      \
-	    SEC("tp_btf/" #tp) int prog##_btf(unsigned long long *ctx)                             \
-	{                                                                                          \
-		return prog##_twin(___bpf_ctx_cast(args));                                         \
-	}                                                                                          \
-	SEC("raw_tp/" #tp) int prog##_raw(unsigned long long *ctx)                                 \
-	{                                                                                          \
-		return prog##_twin(___bpf_ctx_cast(args));                                         \
-	}                                                                                          \
-	_Pragma("GCC diagnostic pop") static __always_inline int prog##_twin(                      \
-	    unsigned long long *ctx, ##args)
+#include "osp_twins.bpf.h"
 
 #ifndef OSP_HIST_ENTRIES
 #define OSP_HIST_ENTRIES 16384
@@ -45,34 +22,31 @@
 
 const volatile struct osp_bpf_cfg osp_cfg = {};
 
+/* An array map of vtype with one entry, or as many as user space gives it
+ * before load (bpf_map__set_max_entries): per-thread slots (tid &
+ * tid_mask), followed processes. Lookups in an array are inlined by the
+ * verifier. */
+#define OSP_ARRAY_MAP(name, vtype)                                                                 \
+	struct {                                                                                   \
+		__uint(type, BPF_MAP_TYPE_ARRAY);                                                  \
+		__type(key, __u32);                                                                \
+		__type(value, vtype);                                                              \
+		__uint(max_entries, 1);                                                            \
+	} name SEC(".maps")
+
 /* Followed processes: slot (tgid & pid_mask) holds tgid | OSP_FOLLOW_INHERIT
  * or 0. An array, not a hash: the lookup is inlined by the verifier. Sized
  * by user space to the next power of two >= pid_max. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __u32);
-	__uint(max_entries, 1);
-} osp_follow SEC(".maps");
+OSP_ARRAY_MAP(osp_follow, __u32);
 
 /* Involuntary context switches per thread: slot (tid & tid_mask) holds
  * (tid << 32) | count. Maintained by osp_common's sched_switch program when
  * --split preempt is on. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __u64);
-	__uint(max_entries, 1);
-} osp_pseq SEC(".maps");
+OSP_ARRAY_MAP(osp_pseq, __u64);
 
 /* Slice origin (slot 0): bpf_ktime_get_ns() when the targets were released,
  * written by osp_bpf_common_start() after load, so it cannot live in .rodata. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, __u64);
-	__uint(max_entries, 1);
-} osp_clock SEC(".maps");
+OSP_ARRAY_MAP(osp_clock, __u64);
 
 /* The cgroup of OSP_FILTER_CGROUP (slot 0). */
 struct {

@@ -14,12 +14,7 @@ const volatile struct osp_sys_opts sys_opts = {};
 
 /* In-flight calls, one slot per thread: slot tid & tid_mask (sized by user
  * space, osp_bpf_thread_slots()); the slot holds its owner's tid. */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, struct osp_sys_inflight);
-	__uint(max_entries, 1);
-} sys_inflight SEC(".maps");
+OSP_ARRAY_MAP(sys_inflight, struct osp_sys_inflight);
 
 OSP_FAST_MAPS(sys_fast, sys_minmax);
 

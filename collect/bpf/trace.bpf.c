@@ -39,12 +39,7 @@ struct pending {
 	__u8 flags;   /* OSP_SC_* of the call */
 	__u8 pad[13]; /* 64 bytes: one cache line per slot */
 };
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__type(key, __u32);
-	__type(value, struct pending);
-	__uint(max_entries, 1);
-} trace_inflight SEC(".maps");
+OSP_ARRAY_MAP(trace_inflight, struct pending);
 
 /* This CPU's records not yet in the ring (slot 0). */
 struct {
@@ -375,28 +370,14 @@ int trace_flush(void *ctx)
 	return 0;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(trace_enter_btf, struct pt_regs *regs, long id)
+OSP_TP_TWINS_BTF(sys_enter, trace_enter, struct pt_regs *regs, long id)
 {
-	return on_enter(regs, id, 1);
+	return on_enter(regs, id, btf);
 }
 
-SEC("raw_tp/sys_enter")
-int BPF_PROG(trace_enter_raw, struct pt_regs *regs, long id)
+OSP_TP_TWINS_BTF(sys_exit, trace_exit, struct pt_regs *regs, long ret)
 {
-	return on_enter(regs, id, 0);
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(trace_exit_btf, struct pt_regs *regs, long ret)
-{
-	return on_exit(regs, ret, 1);
-}
-
-SEC("raw_tp/sys_exit")
-int BPF_PROG(trace_exit_raw, struct pt_regs *regs, long ret)
-{
-	return on_exit(regs, ret, 0);
+	return on_exit(regs, ret, btf);
 }
 
 /* ---- fs events (--layers fs) ---- */

@@ -43,12 +43,7 @@ struct {
 	__type(value, struct tstate);
 } threads SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tstate);
-} zero SEC(".maps");
+OSP_ARRAY_MAP(zero, struct tstate);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);

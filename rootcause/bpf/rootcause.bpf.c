@@ -29,12 +29,7 @@ __u64 hist[RC_HBUCKETS];
 __u64 lost = 0;
 __u32 f0_tgid = 0; /* the first process seen calling f0: its address space is searched */
 
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct rc_thread);
-} zero SEC(".maps");
+OSP_ARRAY_MAP(zero, struct rc_thread);
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

@@ -28,19 +28,12 @@
 #include <unistd.h>
 #include <osprof/clock.h>
 #include <osprof/profile.h>
+#include "tests/progs/xorshift.h"
 
 #define FILE_BLOCKS 2048 /* 8 MiB */
 
 static char dir[1024] = "/var/tmp";
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 static void die(const char *what)
 {
@@ -74,7 +67,7 @@ static int data_file(char *path, size_t len)
 		die(path);
 	static char buf[1 << 16];
 	for (size_t i = 0; i < sizeof(buf); i++)
-		buf[i] = (char)rnd();
+		buf[i] = (char)xorshift64(&rng);
 	for (int i = 0; i < FILE_BLOCKS * 4096 / (int)sizeof(buf); i++)
 		if (write(fd, buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 			die("write");
@@ -89,7 +82,7 @@ static void reads(struct osp_set *s, int fd, int n)
 	if (posix_memalign(&buf, 4096, 4096))
 		die("posix_memalign");
 	for (int i = 0; i < n; i++) {
-		off_t off = (off_t)(rnd() % FILE_BLOCKS) * 4096;
+		off_t off = (off_t)(xorshift64(&rng) % FILE_BLOCKS) * 4096;
 		uint64_t t0 = osp_now_ns();
 		if (pread(fd, buf, 4096, off) != 4096)
 			die("pread");

@@ -18,21 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <osprof/osprof.h>
+#include "tests/progs/xorshift.h"
 
 static uint64_t rng_state = 88172645463325252ull;
-
-static uint64_t rng(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
 
 /* Roughly log-normal around mid: mid * 2^(u - 0.5) with u uniform in [0,1). */
 static uint64_t around(uint64_t mid)
 {
-	double u = (double)(rng() >> 11) / (double)(1ull << 53);
+	double u = (double)(xorshift64(&rng_state) >> 11) / (double)(1ull << 53);
 	double v = (double)mid * (0.7 + 0.6 * u);
 	return v < 1 ? 1 : (uint64_t)v;
 }
@@ -123,7 +116,7 @@ int main(int argc, char **argv)
 			return 1;
 		/* Fast peak near 2^(8+l) ns, slow near 2^(18+l) ns; the slow share
 		 * and the counts vary per profile so sorting is meaningful. */
-		long cnt = 50 + (long)(rng() % 400);
+		long cnt = 50 + (long)(xorshift64(&rng_state) % 400);
 		uint64_t fast = 1ull << (8 + l),
 		         slow = (uint64_t)((double)(1ull << (18 + l)) * shift);
 		for (long k = 0; k < cnt; k++) {

@@ -4,26 +4,13 @@
 # attributed to blocked paths inside ext4_sync_file (most of its time), the
 # heaviest woken by the I/O completion or the journal thread.
 source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../kl_lib.sh"
 source "$(dirname "$0")/lib/rootcause.sh"
 need_root
 need_btf
-command -v mkfs.ext4 >/dev/null || skip "mkfs.ext4 missing"
-img=$TMP/rootcause-fsync.img
-mnt=$TMP/rootcause-fsync.mnt
-dev=
-cleanup() {
-	mountpoint -q "$mnt" && umount "$mnt"
-	[ -n "$dev" ] && losetup -d "$dev"
-	rm -rf "$TMP"
-}
-trap cleanup EXIT
-truncate -s 64M "$img"
-mkfs.ext4 -q -F "$img" || fail "mkfs.ext4"
-dev=$(losetup -f --show "$img") || skip "no loop device"
-mkdir -p "$mnt"
-mount "$dev" "$mnt" || fail "mount $dev"
+kl_ext4 64
 
-rc_run_cmd "$TMP/json" --syscall fsync --start-ops 100 --json -- "$PROGS/rc_fsync" "$mnt/f" 0
+rc_run_cmd "$TMP/json" --syscall fsync --start-ops 100 --json -- "$PROGS/rc_fsync" "$KL_MNT/f" 0
 python3 - "$TMP/json" <<'PY' || fail "fsync attribution"
 import json, sys
 d = json.load(open(sys.argv[1]))

@@ -40,7 +40,8 @@ static int progress(struct rc_backend *be, pid_t pid, uint64_t more)
 			return 0;
 		if (waitpid(pid, NULL, WNOHANG) == pid)
 			return -1;
-		be->ops->poll(be, 1, NULL, NULL);
+		be->ops->poll(be, NULL, NULL);
+		nanosleep(&(struct timespec){0, 1000000}, NULL);
 	}
 	return -1;
 }

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <osprof/trace.h>
+#include "tests/progs/xorshift.h"
 
 struct trace_gen {
 	uint64_t rng, ts;
@@ -16,10 +17,7 @@ struct trace_gen {
 
 static inline uint64_t tg_rand(struct trace_gen *g)
 {
-	g->rng ^= g->rng << 13;
-	g->rng ^= g->rng >> 7;
-	g->rng ^= g->rng << 17;
-	return g->rng;
+	return xorshift64(&g->rng);
 }
 
 static inline void tg_init(struct trace_gen *g, uint64_t seed)

@@ -1,4 +1,5 @@
-# Helpers of the tests/sh/rootcause_*.sh scripts (sourced; not a test).
+# Helpers of the tests/sh/rootcause_*.sh scripts and of
+# bench/rootcause_search.sh (sourced; not a test).
 RC_TREE_PATH="rc_root;l1_2;l2_1;l3_3;l4_0;l5_2;l6_1;spin_us"
 
 # rc_check_folded FILE PATH: PATH is the heaviest folded stack. On a busy
@@ -11,23 +12,29 @@ rc_check_folded() {
 	expect_eq "heaviest root-cause path" "$top" "$2"
 }
 
+# rc_stop_when_out PID ERR STOP: once osprof rootcause (PID, its stderr in
+# ERR) says that the result is out and it waits for CMD, stops CMD through
+# its stop file STOP; returns osprof's exit status.
+rc_stop_when_out() {
+	local i
+	for ((i = 0; i < 3000; i++)); do
+		grep -q "waiting for the command" "$2" 2>/dev/null && break
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	touch "$3"
+	wait "$1"
+}
+
 # rc_run_cmd OUT ARGS... -- PROG ARGS: runs osprof rootcause on a program
 # osprof starts and stops the program (through its stop file, the last
 # argument added here) once the result is out.
 rc_run_cmd() {
-	local out=$1 stop=$TMP/stop.$RANDOM i
+	local out=$1 stop=$TMP/stop.$RANDOM
 	shift
 	timeout 300 "$OSPROF" rootcause "$@" "$stop" >"$out" 2>"$out.err" &
-	local opid=$!
-	# osprof says on stderr when the result is out and it waits for CMD.
-	for ((i = 0; i < 3000; i++)); do
-		grep -q "waiting for the command" "$out.err" 2>/dev/null && break
-		kill -0 "$opid" 2>/dev/null || break
-		sleep 0.1
-	done
-	touch "$stop"
 	local rc=0
-	wait "$opid" || rc=$?
+	rc_stop_when_out $! "$out.err" "$stop" || rc=$?
 	if [ "$rc" -ne 0 ]; then
 		cat "$out.err" >&2
 		fail "osprof rootcause $* exited $rc"
