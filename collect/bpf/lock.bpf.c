@@ -30,11 +30,7 @@ struct wait {
 	__u32 n;    /* entries in flight */
 	__u32 over; /* waits nested deeper than two: counted lost, not timed */
 	__u32 tid;  /* owner of the slot */
-	/* One of this thread's programs is running. An interrupt that contends
-	 * meanwhile finds its begin or end refused by BPF's recursion guard
-	 * (counted as a lost event); its other half, seeing busy, is dropped
-	 * rather than counted unpaired or left open. */
-	__u32 busy;
+	__u32 pad;
 };
 
 /* The waits in flight per thread, slot tid & tid_mask (inlined lookups; a
@@ -52,11 +48,36 @@ struct {
 
 OSP_HIST_MAP(lock_hist, OSP_HIST_ENTRIES);
 
-/* Volatile: the compiler would otherwise drop the store of 1 as dead, the
- * store of 0 at the program's end overwriting it. */
-static __always_inline void set_busy(struct wait *w, __u32 v)
+/* One of the layer's programs runs on this CPU. An interrupt that contends
+ * meanwhile has its begin or end refused by BPF's recursion guard where it
+ * is the same program (a lost event); its other half, seeing the mark, is
+ * dropped rather than counted unpaired or left open. The mark is the
+ * programs' first step: a mark in the thread's slot, set after the target
+ * check and lookups, left a window in which eight appending threads still
+ * had 1-3 unpaired ends a run. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} lock_busy SEC(".maps");
+
+/* The CPU's mark, now set; NULL when one of the programs already runs here. */
+static __always_inline __u32 *claim(void)
 {
-	*(volatile __u32 *)&w->busy = v;
+	__u32 zero = 0;
+	__u32 *b = bpf_map_lookup_elem(&lock_busy, &zero);
+	if (!b || *b)
+		return NULL;
+	/* volatile: the compiler would drop the store of 1 as dead, the store
+	 * of 0 at the program's end overwriting it */
+	*(volatile __u32 *)b = 1;
+	return b;
+}
+
+static __always_inline void release(__u32 *b)
+{
+	*(volatile __u32 *)b = 0;
 }
 
 /* Opens the wait on lock unless it is a re-begin of the open one (a mutex
@@ -86,26 +107,30 @@ static __always_inline void push(void *ctx, struct wait *w, __u32 tid, void *loc
 	w->n = n + 1;
 }
 
-static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
+static __always_inline void begin(void *ctx, void *lock, unsigned int flags)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	if (!osp_target_pid(id))
-		return 0;
+		return;
 	__u32 tid = (__u32)id, slot = tid & osp_cfg.tid_mask;
 	struct wait *w = bpf_map_lookup_elem(&lock_waits, &slot);
 	if (!w)
-		return 0;
+		return;
 	if (w->tid != tid) {
 		w->tid = tid;
 		w->n = 0;
 		w->over = 0;
-		w->busy = 0;
 	}
-	if (w->busy)
-		return 0;
-	set_busy(w, 1);
 	push(ctx, w, tid, lock, flags);
-	set_busy(w, 0);
+}
+
+static __always_inline int lock_begin(void *ctx, void *lock, unsigned int flags)
+{
+	__u32 *b = claim();
+	if (b) {
+		begin(ctx, lock, flags);
+		release(b);
+	}
 	return 0;
 }
 
@@ -143,7 +168,7 @@ static __always_inline void pop(struct wait *w, __u64 id, void *lock)
 		osp_nest_count(&lock_hist, &k, e.parent);
 }
 
-static __always_inline int lock_end(void *ctx, void *lock, int ret)
+static __always_inline void end(void *lock)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, slot = tid & osp_cfg.tid_mask;
@@ -153,13 +178,18 @@ static __always_inline int lock_end(void *ctx, void *lock, int ret)
 		 * contended in a target; only targets count as unpaired */
 		if (osp_target_pid(id))
 			osp_stat_inc(OSP_STAT_UNPAIRED);
-		return 0;
+		return;
 	}
-	if (w->busy)
-		return 0;
-	set_busy(w, 1);
 	pop(w, id, lock);
-	set_busy(w, 0);
+}
+
+static __always_inline int lock_end(void *ctx, void *lock, int ret)
+{
+	__u32 *b = claim();
+	if (b) {
+		end(lock);
+		release(b);
+	}
 	return 0;
 }
 

@@ -80,11 +80,15 @@ static __always_inline void osp_stat_inc(__u32 which)
 		__sync_fetch_and_add(c, 1);
 }
 
+/* tgid 0 is the idle task, the current task of an interrupt on an idle
+ * CPU: an empty slot holds 0, so without the first test it counted as
+ * followed, and interrupts' lock waits on idle CPUs went into the target's
+ * profiles (`run -l lock --by tid -- sleep 1`: tid=0, 6 spinlock waits). */
 static __always_inline int osp_tgid_followed(__u32 tgid)
 {
 	__u32 slot = tgid & osp_cfg.pid_mask;
 	__u32 *v = bpf_map_lookup_elem(&osp_follow, &slot);
-	return v && (*v & OSP_FOLLOW_TGID) == tgid;
+	return tgid && v && (*v & OSP_FOLLOW_TGID) == tgid;
 }
 
 /* 1 if the current task is profiled. pid_tgid is bpf_get_current_pid_tgid(). */

@@ -21,4 +21,10 @@ kl_few_losses "$TMP/c.osp"
 [ "$(kl_count "$TMP/c.osp" lock mutex comm=kl_append)" -gt 0 ] || fail "no lock:mutex comm=kl_append"
 [ "$(kl_count "$TMP/c.osp" sched runq comm=kl_append)" -gt 0 ] || fail "no sched:runq comm=kl_append"
 "$OSPROF" report --csv "$TMP/c.osp" | grep -q '^"lock","mutex","",' && fail "unsplit lock profile with --by comm"
+# The idle task (tid 0, current in an interrupt on an idle CPU) is nobody's
+# target: a sleeping command has no lock or sched profile of tid 0.
+"$OSPROF" run --allow-loss -l lock,sched --by tid -o "$TMP/idle.osp" -- sleep 1 ||
+	fail "osprof run (sleep) failed"
+! "$OSPROF" report --csv "$TMP/idle.osp" | grep -q 'tid=0"' ||
+	fail "the idle task counted as a target: $("$OSPROF" report --csv "$TMP/idle.osp" | grep 'tid=0"')"
 exit 0
