@@ -29,3 +29,28 @@ bench_tmp() {
 	TMP=$(mktemp -d "/tmp/osprof-${1:-bench}.XXXXXX")
 	trap 'rm -rf "$TMP"' EXIT
 }
+
+# bench_floor MODE CMD...: runs CMD with build/bench/osp_floor MODE attached
+# to sys_enter/sys_exit ("": empty programs; timed: the timing floor), held
+# until CMD ends; its status is CMD's (2 if the floor did not start).
+bench_floor() {
+	local mode=$1 rc pid
+	shift
+	rm -f "$TMP/floor.fifo" "$TMP/floor.ready"
+	mkfifo "$TMP/floor.fifo"
+	"$BUILD/bench/osp_floor" $mode <"$TMP/floor.fifo" >"$TMP/floor.ready" &
+	pid=$!
+	exec 7>"$TMP/floor.fifo"
+	for _ in $(seq 200); do grep -q ready "$TMP/floor.ready" && break; sleep 0.02; done
+	if grep -q ready "$TMP/floor.ready"; then
+		"$@"
+		rc=$?
+	else
+		echo "$BENCH: osp_floor $mode did not start" >&2
+		rc=2
+	fi
+	exec 7>&-
+	wait "$pid"
+	rm -f "$TMP/floor.fifo" "$TMP/floor.ready"
+	return $rc
+}

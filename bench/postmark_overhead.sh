@@ -22,19 +22,17 @@
 # Usage: [PM_MODE=disk|ram] [PM_MEM=64M] [OSPROF_LAYERS=L,L]
 #        bench/postmark_overhead.sh [FILES] [TRANSACTIONS] [ROUNDS]
 set -u
-ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${BUILD:-$ROOT/build}
+source "$(dirname "$0")/lib.sh" ""
 FILES=${1:-20000}
 TRANS=${2:-200000}
 ROUNDS=${3:-3}
 MODE=${PM_MODE:-disk}
 MEM=${PM_MEM:-64M}
-OSPROF=$BUILD/osprof
-die() { echo "postmark_overhead: $*" >&2; exit 1; }
-[ "$(id -u)" -eq 0 ] || die "needs root"
+die() { echo "$BENCH: $*" >&2; exit 1; }
+bench_need_root
+bench_need_built "$OSPROF" "$BUILD/bench/osp_floor"
 command -v postmark >/dev/null || die "postmark not installed"
 [ -x /usr/bin/time ] || die "/usr/bin/time missing (apt-get install time)"
-[ -x "$BUILD/bench/osp_floor" ] || die "$BUILD/bench/osp_floor missing (make)"
 case $MODE in disk | ram) ;; *) die "PM_MODE must be disk or ram, not '$MODE'" ;; esac
 TMP=$(mktemp -d /tmp/osprof-postmark.XXXXXX)
 if [ "$MODE" = ram ]; then IMG=$(mktemp /dev/shm/osprof-pm.XXXXXX); else IMG=$(mktemp /var/tmp/osprof-pm.XXXXXX); fi
@@ -90,17 +88,7 @@ one() {
 			die "osprof run failed: $(tail -1 "$TMP/err")"
 		grep 'finished with losses' "$TMP/err" >>"$TMP/losses"
 		;;
-	floor)
-		rm -f "$TMP/ff" "$TMP/ready"
-		mkfifo "$TMP/ff"
-		"$BUILD/bench/osp_floor" timed <"$TMP/ff" >"$TMP/ready" &
-		exec 7>"$TMP/ff"
-		for _ in $(seq 200); do grep -q ready "$TMP/ready" && break; sleep 0.02; done
-		grep -q ready "$TMP/ready" || die "osp_floor did not start"
-		sh "$TMP/pm.sh" >/dev/null
-		exec 7>&-
-		wait
-		;;
+	floor) bench_floor timed sh "$TMP/pm.sh" >/dev/null || die "postmark under the floor failed" ;;
 	*) sh "$TMP/pm.sh" >/dev/null ;;
 	esac
 	echo "$1 $(tail -1 "$TMP/t")" >&2

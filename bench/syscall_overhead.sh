@@ -29,16 +29,7 @@ bench_tmp
 ns() { awk '/^ns_per_call/ { print $2 }'; }
 run_none() { $PIN "$LOOP" "$1" | ns; }
 run_osprof() { "$OSPROF" run -l syscall -o "$TMP/o.osp" -- $PIN "$LOOP" "$1" 2>/dev/null | ns; }
-run_floor() {
-	mkfifo "$TMP/ff"
-	"$BUILD/bench/osp_floor" ${2:-} <"$TMP/ff" >"$TMP/ready" &
-	exec 7>"$TMP/ff"
-	for _ in $(seq 200); do grep -q ready "$TMP/ready" && break; sleep 0.02; done
-	$PIN "$LOOP" "$1" | ns
-	exec 7>&-
-	wait
-	rm -f "$TMP/ff" "$TMP/ready"
-}
+run_floor() { bench_floor "${2:-}" $PIN "$LOOP" "$1" | ns; }
 run_timed() { run_floor "$1" timed; }
 BT_SCRIPT='tracepoint:raw_syscalls:sys_enter /pid == cpid/ { @start[tid] = nsecs; }
 tracepoint:raw_syscalls:sys_exit /@start[tid]/ { @lat[args->id] = hist(nsecs - @start[tid]); delete(@start[tid]); }'
