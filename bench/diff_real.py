@@ -73,7 +73,7 @@ def main():
             d = [e for e in diff(osprof, a, b, m) if e["verdict"] == "differs"]
             fp += bool(d)
             fp_ops += len(d)
-            if d and (verbose or m == "EMD"):
+            if d:
                 misses.extend("FP %s %s %s: %s" % (os.path.basename(a), os.path.basename(b), label(e), e["reason"]) for e in d)
         for a, b, op in changes:
             d = diff(osprof, a, b, m)
