@@ -209,7 +209,7 @@ static int write_profile(const struct mount_opts *o, struct osp_set *set, int st
 	fprintf(stderr, "osprof: %zu profiles written to %s\n", set->n, o->output);
 	struct osp_losses lost;
 	osp_losses_read(set, &lost);
-	return osp_losses_finish("mount", &lost, o->allow_loss, status);
+	return osp_losses_finish("mount", &lost, o->allow_loss, 0, status);
 }
 
 static struct osp_set *new_set(const struct mount_opts *o, const char *lower, const char *mnt,

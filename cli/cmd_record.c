@@ -132,7 +132,7 @@ int cmd_record(int argc, char **argv)
 	if (osp_signals_stop())
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
 	osp_set_metaf(s.set, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	rc = osp_collect_finish("record", s.set, o.output, o.allow_loss, OSP_EXIT_OK);
+	rc = osp_collect_finish("record", s.set, o.output, &o, OSP_EXIT_OK);
 out:
 	if (s.bad_input)
 		rc = OSP_EXIT_USAGE;

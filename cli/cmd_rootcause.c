@@ -198,5 +198,5 @@ int cmd_rootcause(int argc, char **argv)
 		}
 	}
 	struct osp_losses lost = {.lost_events = o.lost};
-	return osp_losses_finish("rootcause", &lost, o.allow_loss, rc);
+	return osp_losses_finish("rootcause", &lost, o.allow_loss, 0, rc);
 }

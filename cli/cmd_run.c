@@ -105,7 +105,7 @@ int cmd_run(int argc, char **argv)
 	osp_set_metaf(s.set, "duration_ns", "%llu",
 	              (unsigned long long)(osp_now_ns() - s.start_ns));
 	osp_session_collect("run", &s, layers, nlayers, 0);
-	status = osp_collect_finish("run", s.set, o.output, o.allow_loss, status);
+	status = osp_collect_finish("run", s.set, o.output, &o, status);
 out:
 	if (s.bad_input)
 		status = OSP_EXIT_USAGE;

@@ -142,8 +142,7 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "osprof: %s: stopping\n", strsignal(osp_signals_stop()));
 	serve_http_stop(http);
 	osp_set_metaf(src.cum, "duration_ns", "%llu", (unsigned long long)(osp_now_ns() - start));
-	rc =
-	    osp_collect_finish("serve", src.cum, save ? o.output : NULL, o.allow_loss, OSP_EXIT_OK);
+	rc = osp_collect_finish("serve", src.cum, save ? o.output : NULL, &o, OSP_EXIT_OK);
 	src.close(&src);
 out_opts:
 	free(o.pids.v);

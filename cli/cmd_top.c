@@ -157,16 +157,12 @@ int cmd_top(int argc, char **argv)
 	v.interval_ns = interval;
 	rc = run(&src, &v, o.duration_ns);
 	endwin();
-	if (osp_signals_stop() && o.output_given) {
-		/* Ctrl-C/SIGTERM with -o: keep what was collected. */
-		char err[256];
-		if (osp_set_save(v.cum, o.output, err, sizeof(err)) < 0) {
-			osp_err("top: %s", err);
-			rc = OSP_EXIT_FAIL;
-		} else {
-			fprintf(stderr, "osprof: %zu profiles written to %s\n", v.cum->n, o.output);
-		}
-	}
+	/* Ctrl-C/SIGTERM with -o: keep what was collected. */
+	const char *save = osp_signals_stop() && o.output_given ? o.output : NULL;
+	if (!replay) /* the loss line and status, as run and record end */
+		rc = osp_collect_finish("top", v.cum, save, &o, rc);
+	else if (save)
+		rc = osp_collect_save("top", v.cum, save, rc);
 	osp_set_free(v.last);
 	src.close(&src);
 out_opts:

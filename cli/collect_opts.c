@@ -67,6 +67,9 @@ int osp_collect_parse(const struct osp_collect_spec *c, int argc, char **argv,
 	    OSP_OPT_FLAG(0, "allow-loss", &o->allow_loss,
 	                 "exit 0 even when events were lost (the loss line is\n"
 	                 "still printed and the counts kept in the file)"),
+	    OSP_OPT_PERCENT(0, "max-loss", &o->max_loss, "PCT",
+	                    "exit 0 when the lost and unpaired events are at most\n"
+	                    "PCT % of the calls recorded (e.g. 0.01)"),
 	    OSP_OPT_INCLUDE(c->targets ? targets : none),
 	    OSP_OPT_END,
 	};
@@ -238,17 +241,23 @@ int osp_collect_check_output(const char *cmd, const char *output)
 	return 0;
 }
 
-int osp_collect_finish(const char *cmd, const struct osp_set *set, const char *output,
-                       int allow_loss, int status)
+int osp_collect_save(const char *cmd, const struct osp_set *set, const char *output, int status)
 {
 	char err[512];
-	if (output && osp_set_save(set, output, err, sizeof(err))) {
+	if (osp_set_save(set, output, err, sizeof(err))) {
 		osp_err("%s: %s", cmd, err);
-		status = OSP_EXIT_FAIL;
-	} else if (output) {
-		fprintf(stderr, "osprof: %zu profiles written to %s\n", set->n, output);
+		return OSP_EXIT_FAIL;
 	}
+	fprintf(stderr, "osprof: %zu profiles written to %s\n", set->n, output);
+	return status;
+}
+
+int osp_collect_finish(const char *cmd, const struct osp_set *set, const char *output,
+                       const struct osp_collect_opts *o, int status)
+{
+	if (output)
+		status = osp_collect_save(cmd, set, output, status);
 	struct osp_losses lost;
 	osp_losses_read(set, &lost);
-	return osp_losses_finish(cmd, &lost, allow_loss, status);
+	return osp_losses_finish(cmd, &lost, o->allow_loss, o->max_loss, status);
 }

@@ -17,8 +17,9 @@ struct osp_collect_opts {
 	const char *cgroup, *comm;
 	struct osp_pids pids;
 	int all, verbose;
-	int quiet;      /* -q: no progress line */
-	int allow_loss; /* --allow-loss: losses do not change the exit status */
+	int quiet;       /* -q: no progress line */
+	int allow_loss;  /* --allow-loss: losses do not change the exit status */
+	double max_loss; /* --max-loss: nor do this fraction of the calls recorded */
 };
 
 /* How one collecting command takes the shared options. */
@@ -51,10 +52,12 @@ int osp_collect_layers(const char *cmd, const struct osp_collect_opts *o,
 /* Fills a session (and its new set, stamped with host facts) from options. */
 int osp_collect_session(struct osp_session *s, const struct osp_collect_opts *o,
                         const struct osp_layer **layers, int nlayers);
+/* Writes set to output and says so: status, or 1 after the error line. */
+int osp_collect_save(const char *cmd, const struct osp_set *set, const char *output, int status);
 /* The end of a collecting command: writes set to output (NULL: not at all)
  * and says so, then the loss line (cli/losses.h). Returns status, 1 when
  * the file cannot be written, or 3 for losses. */
 int osp_collect_finish(const char *cmd, const struct osp_set *set, const char *output,
-                       int allow_loss, int status);
+                       const struct osp_collect_opts *o, int status);
 
 #endif

@@ -92,6 +92,23 @@ int osp_opt_parse_double(const char *arg, double min, double max, double *v)
 	return end == arg || *end || !isfinite(*v) || *v < min || *v > max ? -1 : 0;
 }
 
+/* "0.5" or "0.5%" as the fraction 0.005. */
+static int parse_percent(const char *arg, double *v)
+{
+	char num[64];
+	size_t n = strlen(arg);
+	if (n && arg[n - 1] == '%')
+		n--;
+	if (n >= sizeof(num))
+		return -1;
+	memcpy(num, arg, n);
+	num[n] = 0;
+	if (osp_opt_parse_double(num, 0, 100, v))
+		return -1;
+	*v /= 100;
+	return 0;
+}
+
 int osp_opt_parse_size(const char *arg, uint64_t scale, uint64_t *bytes)
 {
 	static const char units[] = "KMG";
@@ -200,10 +217,8 @@ static int take(const char *cmd, const struct osp_option *o, const char *arg)
 			return 0;
 		break;
 	case OSP_OPTK_PERCENT:
-		if (!osp_opt_parse_double(arg, 0, 100, o->value)) {
-			*(double *)o->value /= 100;
+		if (!parse_percent(arg, o->value))
 			return 0;
-		}
 		what = what ? what : "a percentage in 0..100";
 		break;
 	case OSP_OPTK_DURATION:

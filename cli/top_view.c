@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <osprof/losses.h>
 #include <osprof/render.h>
 #include <osprof/sort.h>
 #include "cli/top_view.h"
@@ -69,10 +70,17 @@ static void header(const struct top_view *v, size_t nrows)
 	         osp_render_value((double)v->interval_ns, OSP_UNIT_NS, iv, sizeof(iv)), v->what);
 	mvaddnstr(0, 0, line, COLS);
 	attroff(A_REVERSE);
+	struct osp_losses lost;
+	osp_losses_read(v->cum, &lost);
+	char loss[128] = "";
+	if (osp_losses_any(&lost))
+		snprintf(loss, sizeof(loss), "   LOSSES: %llu lost, %llu unpaired events",
+		         (unsigned long long)lost.lost_events,
+		         (unsigned long long)(lost.live ? 0 : lost.unpaired_events));
 	snprintf(line, sizeof(line),
-	         " layer: %s   values: %s   profiles: %zu of %zu   refreshes: %u",
+	         " layer: %s   values: %s   profiles: %zu of %zu   refreshes: %u%s",
 	         v->layer[0] ? v->layer : "all", v->interval_mode ? "last interval" : "cumulative",
-	         nrows, v->cum->n, v->ticks);
+	         nrows, v->cum->n, v->ticks, loss);
 	mvaddnstr(1, 0, line, COLS);
 }
 

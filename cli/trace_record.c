@@ -321,7 +321,7 @@ int trace_cmd_record(int argc, char **argv)
 	if (status != OSP_EXIT_FAIL || ws.events)
 		print_summary(&ws, wrc, a.wo.dir);
 	struct osp_losses lost = {.dropped_events = ws.dropped};
-	status = osp_losses_finish("trace record", &lost, a.allow_loss, status);
+	status = osp_losses_finish("trace record", &lost, a.allow_loss, 0, status);
 	osp_set_free(s.set);
 	free(a.pids.v);
 	return status;

@@ -27,12 +27,23 @@ void osp_losses_read(const struct osp_set *s, struct osp_losses *l)
 	where(s, "unpaired_events", l->unpaired_where, sizeof(l->unpaired_where));
 	const char *live = osp_get_meta(s, "live_attach");
 	l->live = live && !strcmp(live, "1");
+	for (size_t i = 0; i < s->n; i++)
+		if (s->profiles[i]->unit == OSP_UNIT_NS)
+			l->events += s->profiles[i]->hist.count;
 }
 
 int osp_losses_any(const struct osp_losses *l)
 {
 	return l->lost_events || (l->unpaired_events && !l->live) || l->dropped_events ||
 	       l->user_static || l->user_setuid || l->user_bad_files;
+}
+
+int osp_losses_within(const struct osp_losses *l, double rate)
+{
+	if (l->user_static || l->user_setuid || l->user_bad_files)
+		return 0;
+	uint64_t n = l->lost_events + (l->live ? 0 : l->unpaired_events) + l->dropped_events;
+	return (double)n <= rate * (double)l->events;
 }
 
 static void add_where(char *buf, size_t len, uint64_t n, const char *one, const char *many,

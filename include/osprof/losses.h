@@ -21,12 +21,16 @@ struct osp_losses {
 	/* "lock 1, fs 2": the layers the lost and unpaired counts came from
 	 * (metadata lost_events.LAYER, unpaired_events.LAYER); "" if unknown */
 	char lost_where[128], unpaired_where[128];
+	uint64_t events; /* calls recorded: the counts of the set's latency profiles */
 };
 
 /* Fills l from s's metadata (keys documented in docs/file-format.md). */
 void osp_losses_read(const struct osp_set *s, struct osp_losses *l);
 /* Nonzero when something was lost (unpaired events count unless live). */
 int osp_losses_any(const struct osp_losses *l);
+/* Nonzero when every loss is of single events (lost, unpaired, dropped:
+ * no whole program went unprofiled) and they number at most rate x events. */
+int osp_losses_within(const struct osp_losses *l, double rate);
 /* "12 lost events (a BPF map or buffer was full), 1 static program not
  * profiled (user_static_paths)"; "" when nothing was lost. */
 void osp_losses_describe(const struct osp_losses *l, char *buf, size_t len);

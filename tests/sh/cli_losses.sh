@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Losses are loud (issue 10): a run that lost anything ends with one line
-# naming each count and exit status 3 (0 with --allow-loss, the line still
-# printed), and the counts are in the file and in `osprof report`:
+# naming each count and exit status 3 (0 with --allow-loss, or within
+# --max-loss PCT of the calls recorded; the line still printed), and the
+# counts are in the file and in `osprof report`:
 #  - a static program exec'd by a child of CMD (sh -c) is detected by the
 #    preload before the exec, named in the metadata and counted;
 #  - a full BPF histogram map (run -l syscall --by pid, map made small with
@@ -32,6 +33,12 @@ rc=0
 [ "$rc" = 0 ] || fail "--allow-loss: exit $rc"
 grep -q "finished with losses: .*exit status 0 (--allow-loss)" "$TMP/err" ||
 	fail "--allow-loss hides the line: $(cat "$TMP/err")"
+# --max-loss bounds single events, never a whole program left unprofiled
+rc=0
+"$OSPROF" run -l user --max-loss 100 -o "$TMP/u3.osp" -- sh -c "'$TMP/tiny'; true" 2>"$TMP/err" || rc=$?
+[ "$rc" = 3 ] || fail "--max-loss 100 with a static program: exit $rc, want 3"
+grep -q "finished with losses: 1 static program.*exit status 3 (beyond --max-loss 100 %" "$TMP/err" ||
+	fail "--max-loss line: $(cat "$TMP/err")"
 # nothing lost: exit 0 and no line; CMD's own status is kept
 "$OSPROF" run -l user -o "$TMP/d.osp" -- sh -c true 2>"$TMP/err" || fail "dynamic tree: exit $?"
 ! grep -q "losses" "$TMP/err" || fail "loss line without a loss: $(cat "$TMP/err")"
@@ -54,6 +61,17 @@ grep -q "^meta lost_events.syscall $lost$" "$TMP/m.osp" || fail "no lost_events.
 grep -q "lost events ([^)]*; by layer: syscall $lost)" "$TMP/err" || fail "loss line names no layer: $(cat "$TMP/err")"
 "$OSPROF" report "$TMP/m.osp" | grep -q "lost while collecting: $lost lost events" ||
 	fail "report does not show the loss"
+# --max-loss: the losses against the calls recorded (the sum of the timed
+# profiles' counts; the bound itself is unit-tested in test_losses)
+rc=0
+OSPROF_HIST_ENTRIES=4 "$OSPROF" run -l syscall --by pid --max-loss 1% -o "$TMP/m2.osp" -- \
+	sh -c 'for i in 1 2 3 4 5 6; do /bin/true; done' 2>"$TMP/err" || rc=$?
+lost=$(sed -n 's/^meta lost_events //p' "$TMP/m2.osp")
+calls=$("$OSPROF" report --csv "$TMP/m2.osp" | awk -F, 'NR > 1 && $4 == "ns" { n += $5 } END { print n + 0 }')
+[ $((lost * 100)) -gt "$calls" ] || fail "want more than 1 % lost: $lost of $calls"
+[ "$rc" = 3 ] || fail "--max-loss 1%, $lost lost of $calls calls: exit $rc, want 3: $(cat "$TMP/err")"
+grep -q "exit status 3 (beyond --max-loss 1 % of $calls calls recorded)" "$TMP/err" ||
+	fail "--max-loss line: $(cat "$TMP/err")"
 
 # a trace onto a nearly full 2 MiB tmpfs
 mkdir "$TMP/small"

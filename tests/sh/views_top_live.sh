@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # osprof top on the live system under tmux: the syscall layer (eBPF, root +
 # BTF) follows one dd process; its read and write rows appear and the 'w'
-# key writes a profile set whose read count matches what top shows.
+# key writes a profile set whose read count matches what top shows. Losses
+# (a histogram map made too small) show in the header and end top with the
+# loss line and exit status 3, as they end run and record.
 . "$(dirname "$0")/../lib.sh"
 need_root
 need_btf
@@ -47,3 +49,15 @@ expect_eq "read count written vs shown" "$got" "$shown"
 tm send-keys -t "$S" q
 for _ in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
 expect_eq "top exit status" "$(cat "$TMP/rc" 2>/dev/null)" 0
+
+# a full histogram map: the header says so, the end says so
+rm -f "$TMP/rc"
+tm new-session -d -s lossy -x 150 -y 45 \
+	"OSPROF_HIST_ENTRIES=4 $OSPROF top -l syscall --by pid -a -i 300ms 2>$TMP/stderr2; echo \$? >$TMP/rc; sleep 60"
+S=lossy
+wait_for 'LOSSES: [1-9][0-9]* lost'
+tm send-keys -t "$S" q
+for _ in $(seq 100); do [ -s "$TMP/rc" ] && break; sleep 0.1; done
+expect_eq "top exit status after losses" "$(cat "$TMP/rc" 2>/dev/null)" 3
+grep -q "^osprof top: finished with losses: [0-9]* lost events" "$TMP/stderr2" ||
+	fail "no loss line at the end of top: $(cat "$TMP/stderr2")"

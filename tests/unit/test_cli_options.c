@@ -111,6 +111,9 @@ static void test_values(void)
 	CHECK(call(&c, 0, 5, ARGS("-C", "512K", "--to", "7"), err, sizeof(err)) == 0);
 	CHECK_EQ_U64(c.v.size, 512 << 10);
 	CHECK(c.v.top == 7);
+	/* a percentage may carry its sign */
+	CHECK(call(&c, 0, 3, ARGS("--min-share", "0.5%"), err, sizeof(err)) == 0);
+	CHECK(c.v.pct > 0.00499 && c.v.pct < 0.00501);
 }
 
 static void test_order(void)
@@ -140,6 +143,9 @@ static void test_errors(void)
 	    {"--top", "1x", "osprof test: -t/--top: '1x' is not a positive number\n"},
 	    {"--min-share", "101",
 	     "osprof test: --min-share: '101' is not a percentage in 0..100\n"},
+	    {"--min-share", "5%%",
+	     "osprof test: --min-share: '5%%' is not a percentage in 0..100\n"},
+	    {"--min-share", "%", "osprof test: --min-share: '%' is not a percentage in 0..100\n"},
 	    {"-d", "soon", "osprof test: -d/--duration: 'soon' is not a duration\n"},
 	    {"-C", "0", "osprof test: -C/--rotate-size: '0' is not a size\n"},
 	    {"-C", "2X", "osprof test: -C/--rotate-size: '2X' is not a size\n"},
