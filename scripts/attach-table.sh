@@ -14,8 +14,9 @@ if [ $# -eq 0 ]; then
 	"$OSPROF" list --json >"$tmp/host.json"
 	set -- "$tmp/host.json"
 	if [ -s "${VM_DIR:-/var/cache/osprof-vm}/kver" ]; then
-		# the guest's list needs the modules of its file systems loaded
-		"$ROOT/scripts/vm-run.sh" sh -c "modprobe -q ext4; modprobe -q fuse; $OSPROF list --json" \
+		# the guest's list needs the modules of its file systems (and of NFS's
+		# RPC, for the rpc layer) loaded
+		"$ROOT/scripts/vm-run.sh" sh -c "modprobe -q ext4; modprobe -q fuse; modprobe -q sunrpc; $OSPROF list --json" \
 			>"$tmp/vm.json" 2>"$tmp/vm.err" || { cat "$tmp/vm.err" >&2; exit 1; }
 		set -- "$@" "$tmp/vm.json"
 	fi
