@@ -18,6 +18,7 @@ struct osp_collect_opts {
 	struct osp_pids pids;
 	int all, verbose;
 	int quiet;       /* -q: no progress line */
+	int probe_time;  /* --probe-time: the kernel times the programs */
 	int allow_loss;  /* --allow-loss: losses do not change the exit status */
 	double max_loss; /* --max-loss: nor do this fraction of the calls recorded */
 };

@@ -174,7 +174,8 @@ static struct {
 	__u64 probe_cost;
 	struct bpf_link *links[3];
 	int nlinks;
-} common = {.cgroup_fd = -1};
+	int stats_fd; /* --probe-time: the kernel times programs while it is open */
+} common = {.cgroup_fd = -1, .stats_fd = -1};
 
 __u64 osp_bpf_probe_cost(void)
 {
@@ -363,6 +364,14 @@ int osp_bpf_common_start(struct osp_session *s)
 	if (common.started)
 		return 0;
 	common.started = 1;
+	if (s->probe_time) {
+		common.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (common.stats_fd < 0)
+			fprintf(stderr,
+			        "osprof: --probe-time: cannot enable BPF run-time statistics: %s; "
+			        "going on without\n",
+			        strerror(errno));
+	}
 	struct osp_common_bpf *k = common.skel;
 	int filter = k->rodata->osp_cfg.filter, rc;
 	/* Slices count from now: the targets are released right after attach. */
@@ -423,6 +432,9 @@ void osp_bpf_common_release(struct osp_session *s)
 	if (common.cgroup_fd >= 0)
 		close(common.cgroup_fd);
 	common.cgroup_fd = -1;
+	if (common.stats_fd >= 0)
+		close(common.stats_fd);
+	common.stats_fd = -1;
 }
 
 /* ---- reading histogram maps ---- */
@@ -548,9 +560,11 @@ out:
 	return rc;
 }
 
-__u64 osp_bpf_obj_misses(struct bpf_object *obj)
+/* The kernel's counters of the object's programs, summed: recursion
+ * misses, and run time and runs (nonzero only while statistics are on). */
+static void obj_counters(struct bpf_object *obj, __u64 *misses, __u64 *run_ns, __u64 *runs)
 {
-	__u64 misses = 0;
+	*misses = *run_ns = *runs = 0;
 	struct bpf_program *p;
 	bpf_object__for_each_program(p, obj)
 	{
@@ -558,15 +572,24 @@ __u64 osp_bpf_obj_misses(struct bpf_object *obj)
 		__u32 len = sizeof(info);
 		memset(&info, 0, sizeof(info));
 		int fd = bpf_program__fd(p);
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			misses += info.recursion_misses;
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			*misses += info.recursion_misses;
+			*run_ns += info.run_time_ns;
+			*runs += info.run_cnt;
+		}
 	}
+}
+
+__u64 osp_bpf_obj_misses(struct bpf_object *obj)
+{
+	__u64 misses, run_ns, runs;
+	obj_counters(obj, &misses, &run_ns, &runs);
 	return misses;
 }
 
 /* Adds n to KEY and to KEY.LAYER (the object's name without "_bpf"), so
- * that the end-of-run line can say which layer lost what. */
-static void add_loss(struct osp_session *s, struct bpf_object *obj, const char *key, __u64 n)
+ * that the end-of-run line can say which layer lost (or spent) what. */
+static void add_count(struct osp_session *s, struct bpf_object *obj, const char *key, __u64 n)
 {
 	if (!s->set)
 		return;
@@ -587,11 +610,21 @@ int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp
 	int ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0)
 		return -EINVAL;
-	__u64 misses = osp_bpf_obj_misses(obj);
+	__u64 misses, run_ns, runs;
+	obj_counters(obj, &misses, &run_ns, &runs);
 	__u64 dm = prev && misses >= prev->misses ? misses - prev->misses : misses;
-	if (prev)
+	__u64 dns = prev && run_ns >= prev->run_ns ? run_ns - prev->run_ns : run_ns;
+	__u64 druns = prev && runs >= prev->runs ? runs - prev->runs : runs;
+	if (prev) {
 		prev->misses = misses;
-	add_loss(s, obj, "lost_events", dm);
+		prev->run_ns = run_ns;
+		prev->runs = runs;
+	}
+	add_count(s, obj, "lost_events", dm);
+	if (druns) {
+		add_count(s, obj, "probe_runs", druns);
+		add_count(s, obj, "probe_ns", dns);
+	}
 	struct bpf_map *m = bpf_object__find_map_by_name(obj, "osp_stats");
 	int stats_fd = m ? bpf_map__fd(m) : -1;
 	__u64 *v = calloc((size_t)ncpu, sizeof(*v));
@@ -607,7 +640,7 @@ int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp
 		__u64 d = prev && sum >= prev->v[i] ? sum - prev->v[i] : sum;
 		if (prev)
 			prev->v[i] = sum;
-		add_loss(s, obj, names[i], d);
+		add_count(s, obj, names[i], d);
 	}
 	free(v);
 	return 0;

@@ -103,6 +103,7 @@ int osp_bpf_read_hists(struct osp_session *s, int map_fd, const char *layer, osp
 struct osp_bpf_stats {
 	__u64 v[OSP_STAT_MAX];
 	__u64 misses;
+	__u64 run_ns, runs;
 };
 /* Runs of the object's programs the kernel skipped because the program was
  * already running on that CPU (their events are not counted). */
@@ -112,6 +113,10 @@ __u64 osp_bpf_obj_misses(struct bpf_object *obj);
  * take the bounds of their first and last non-empty buckets. */
 void osp_bpf_widen_from_buckets(struct osp_set *set, const char *layer);
 
+/* Adds the object's losses (lost_events, unpaired_events) and, while the
+ * kernel times programs, their run time (probe_ns, probe_runs), in total and
+ * per layer, to s->set's metadata: all since prev (then updated), or since
+ * the load when prev is NULL. */
 int osp_bpf_read_stats(struct osp_session *s, struct bpf_object *obj, struct osp_bpf_stats *prev);
 
 /* Per-probe cost measured at acquire (ns per probe firing), 0 if unknown. */

@@ -26,6 +26,7 @@ struct osp_session {
 	const char *by;    /* --by: pid, tid, comm, fs, dev, caller; NULL */
 	const char *split; /* --split: "preempt" or NULL */
 	int verbose;       /* -v: print attach modes chosen */
+	int probe_time;    /* --probe-time: the kernel times the programs */
 	int bad_input;     /* set by a prepare that failed on the user's input: exit 2 */
 	/* targets */
 	pid_t root_pid;    /* run: the child; follow its descendants */

@@ -422,9 +422,11 @@ int osp_set_merge_dim(struct osp_set *dst, const struct osp_set *src, const char
 		static const char *const counts[] = {"lost_events",    "unpaired_events",
 		                                     "dropped_events", "user_static",
 		                                     "user_setuid",    "user_bad_files"};
-		/* lost_events.LAYER, unpaired_events.LAYER: the per-layer parts */
-		int is_count =
-		    !strncmp(k, "lost_events.", 12) || !strncmp(k, "unpaired_events.", 16);
+		/* lost_events.LAYER, unpaired_events.LAYER: the per-layer parts;
+		 * probe_ns and probe_runs: the programs' run time (--probe-time) */
+		int is_count = !strncmp(k, "lost_events.", 12) ||
+		               !strncmp(k, "unpaired_events.", 16) || !strncmp(k, "probe_ns", 8) ||
+		               !strncmp(k, "probe_runs", 10);
 		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
 			is_count |= !strcmp(k, counts[c]);
 		if (is_count) {

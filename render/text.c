@@ -16,7 +16,8 @@ static void print_header(FILE *out, const struct osp_set *s)
 	                                   "unpaired_events", "dropped_events",
 	                                   "user_static",     "user_static_paths",
 	                                   "user_setuid",     "user_setuid_paths",
-	                                   "probe_cost_ns"};
+	                                   "probe_cost_ns",   "probe_runs",
+	                                   "probe_ns"};
 	fprintf(out, "osprof profile set: %zu profiles, resolution r=%u", s->n, s->r);
 	if (s->slice_ns) {
 		char b[32];
@@ -27,9 +28,10 @@ static void print_header(FILE *out, const struct osp_set *s)
 		const char *v = osp_get_meta(s, keys[i]);
 		if (!v)
 			continue;
-		if (!strcmp(keys[i], "duration_ns")) {
+		if (!strcmp(keys[i], "duration_ns") || !strcmp(keys[i], "probe_ns")) {
 			char b[32];
-			fprintf(out, "  %-16s %s\n", "duration",
+			fprintf(out, "  %-16s %s\n",
+			        strcmp(keys[i], "probe_ns") ? "duration" : "probe_time",
 			        osp_format_ns(strtoull(v, NULL, 10), b, sizeof(b)));
 		} else {
 			fprintf(out, "  %-16s %s\n", keys[i], v);
