@@ -33,12 +33,12 @@ struct {
 
 OSP_HIST_MAP(blk_hist, OSP_HIST_ENTRIES);
 
-/* How many requests blk_rqs may hold: most requests on a busy machine are
- * other tasks' (Postmark's writeback by kworkers), and while none of ours is
- * in flight their insert, issue and completion skip the map lookup (a third
- * of the layer's cost). Never below the true number: added before an entry
- * is made, taken off after one is deleted; an entry the LRU evicts is never
- * taken off, which only costs lookups. */
+/* How many requests blk_rqs may hold. Many requests on a busy machine are
+ * other tasks', and while none of ours is in flight their insert, issue and
+ * completion skip the map lookup (63-100 ns a run instead of 98-174 for
+ * another process's reads beside an idle target). Never below the true
+ * number: added before an entry is made, taken off after one is deleted; an
+ * entry the LRU evicts is never taken off, which only costs lookups. */
 __u64 blk_inflight;
 
 static __always_inline void inflight_add(__s64 n)
