@@ -419,16 +419,15 @@ int osp_set_merge_dim(struct osp_set *dst, const struct osp_set *src, const char
 		dst->slice_ns = src->slice_ns;
 	for (size_t i = 0; i < src->nmeta; i++) {
 		const char *k = src->meta[i].key;
-		static const char *const counts[] = {"lost_events",    "unpaired_events",
-		                                     "dropped_events", "user_static",
-		                                     "user_setuid",    "user_bad_files"};
-		/* lost_events.LAYER, unpaired_events.LAYER: the per-layer parts;
-		 * probe_ns and probe_runs: the programs' run time (--probe-time) */
-		int is_count = !strncmp(k, "lost_events.", 12) ||
-		               !strncmp(k, "unpaired_events.", 16) || !strncmp(k, "probe_ns", 8) ||
-		               !strncmp(k, "probe_runs", 10);
-		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++)
-			is_count |= !strcmp(k, counts[c]);
+		/* Counts add up, as COUNT and as COUNT.LAYER (a layer's part). */
+		static const char *const counts[] = {
+		    "lost_events", "unpaired_events", "dropped_events", "user_static",
+		    "user_setuid", "user_bad_files",  "probe_ns",       "probe_runs"};
+		int is_count = 0;
+		for (size_t c = 0; c < sizeof(counts) / sizeof(counts[0]); c++) {
+			size_t n = strlen(counts[c]);
+			is_count |= !strncmp(k, counts[c], n) && (k[n] == '\0' || k[n] == '.');
+		}
 		if (is_count) {
 			int rc = osp_meta_add_u64(dst, k, strtoull(src->meta[i].value, NULL, 10));
 			if (rc == -EOVERFLOW)

@@ -28,6 +28,25 @@ kl_tracefs() {
 		skip "cannot mount tracefs at /sys/kernel/tracing"
 }
 
+# kl_bpftrace SCRIPT OUT: bpftrace (ground truth) on SCRIPT in the
+# background, its output in OUT; returns once its probes are live (it prints
+# "Attaching N probes..."), its pid in KL_BT. End it with kl_bpftrace_end.
+kl_bpftrace() {
+	bpftrace "$1" >"$2" 2>"$2.err" &
+	KL_BT=$!
+	for _ in $(seq 600); do
+		grep -q '^Attaching' "$2" && return 0
+		kill -0 $KL_BT 2>/dev/null || fail "bpftrace exited: $(cat "$2.err")"
+		sleep 0.1
+	done
+	fail "bpftrace did not attach within 60 s"
+}
+# kl_bpftrace_end: bpftrace prints its maps on SIGINT, then exits.
+kl_bpftrace_end() {
+	kill -INT $KL_BT
+	wait $KL_BT
+}
+
 KL_LOOP=""
 KL_MNT=""
 kl_cleanup() {

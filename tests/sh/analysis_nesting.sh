@@ -18,19 +18,10 @@ tracepoint:raw_syscalls:sys_exit /comm == "kl_fsync"/ { delete(@in[tid]); }
 tracepoint:ext4:ext4_sync_file_enter /comm == "kl_fsync"/ { @sync[@in[tid]] = count(); }
 tracepoint:ext4:ext4_da_write_begin /comm == "kl_fsync"/ { @wb[@in[tid]] = count(); }
 EOF
-bpftrace "$TMP/truth.bt" >"$TMP/truth.out" 2>"$TMP/truth.err" &
-bt=$!
-# bpftrace prints "Attaching N probes..." once its probes are live.
-for _ in $(seq 600); do
-	grep -q '^Attaching' "$TMP/truth.out" && break
-	kill -0 $bt 2>/dev/null || fail "bpftrace exited: $(cat "$TMP/truth.err")"
-	sleep 0.1
-done
-grep -q '^Attaching' "$TMP/truth.out" || fail "bpftrace did not attach within 60 s"
+kl_bpftrace "$TMP/truth.bt" "$TMP/truth.out"
 OSPROF_FS_SUBSYS=ext4 "$OSPROF" run -l syscall,fs -o "$TMP/n.osp" -- \
 	"$PROGS/kl_fsync" "$KL_MNT/f" $N 2>"$TMP/err" || fail "osprof run failed: $(cat "$TMP/err")"
-kill -INT $bt
-wait $bt
+kl_bpftrace_end
 # bpftrace map lines: "@sync[74]: 60" (74 = fsync, 1 = write on x86_64)
 truth() { sed -n "s/^@$1\[$2\]: \([0-9]*\)$/\1/p" "$TMP/truth.out"; }
 expect_eq "bpftrace: ext4_sync_file under fsync" "$(truth sync 74)" $N

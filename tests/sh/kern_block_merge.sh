@@ -37,14 +37,7 @@ cat >"$TMP/truth.bt" <<BT
 tracepoint:block:block_rq_issue /args->dev == $DEVT && strncmp(args->rwbs, "W", 1) == 0/ { @w = count(); }
 tracepoint:block:block_rq_merge /args->dev == $DEVT/ { @rq_merges = count(); }
 BT
-bpftrace "$TMP/truth.bt" >"$TMP/truth.out" 2>"$TMP/truth.err" &
-bt=$!
-for _ in $(seq 600); do
-	grep -q '^Attaching' "$TMP/truth.out" && break
-	kill -0 $bt 2>/dev/null || fail "bpftrace exited: $(cat "$TMP/truth.err")"
-	sleep 0.1
-done
-grep -q '^Attaching' "$TMP/truth.out" || fail "bpftrace did not attach within 60 s"
+kl_bpftrace "$TMP/truth.bt" "$TMP/truth.out"
 mkfifo "$TMP/go"
 "$OSPROF" run -l block -o "$TMP/b.osp" -- sh -c \
 	"fio --output=/dev/null '$TMP/w.fio' && touch '$TMP/wrote' && read x <'$TMP/go'" 2>"$TMP/err" &
@@ -58,8 +51,7 @@ done
 dd if="$KL_LOOP" of=/dev/null bs=4k count=2000 iflag=direct status=none || fail "outsider reads"
 echo go >"$TMP/go"
 wait $run || fail "osprof run failed: $(cat "$TMP/err")"
-kill -INT $bt
-wait $bt
+kl_bpftrace_end
 truth=$(sed -n 's/^@w: //p' "$TMP/truth.out")
 echo "bpftrace: ${truth:-0} write requests issued, $(sed -n 's/^@rq_merges: //p' "$TMP/truth.out") request merges"
 [ "${truth:-0}" -gt 0 ] || fail "bpftrace saw no write request: $(cat "$TMP/truth.out")"

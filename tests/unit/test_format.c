@@ -86,6 +86,29 @@ static void merge_adds_and_refuses_mixed_r(void)
 	osp_set_free(c);
 }
 
+/* Loss and probe-time counts add up, in total and per layer; other
+ * metadata keeps the first set's value. */
+static void merge_adds_counts(void)
+{
+	struct osp_set *a = osp_set_new(1), *b = osp_set_new(1);
+	char err[256];
+	osp_set_meta(a, "lost_events.lock", "1");
+	osp_set_meta(b, "lost_events.lock", "2");
+	osp_set_meta(a, "probe_runs", "10");
+	osp_set_meta(b, "probe_runs", "5");
+	osp_set_meta(a, "user_static_paths", "/a");
+	osp_set_meta(b, "user_static_paths", "/b");
+	osp_set_meta(a, "probe_cost_ns", "65");
+	osp_set_meta(b, "probe_cost_ns", "70");
+	CHECK(osp_set_merge(a, b, err, sizeof(err)) == 0);
+	CHECK_EQ_U64(osp_meta_u64(a, "lost_events.lock"), 3);
+	CHECK_EQ_U64(osp_meta_u64(a, "probe_runs"), 15);
+	CHECK_STR(osp_get_meta(a, "user_static_paths"), "/a");
+	CHECK_STR(osp_get_meta(a, "probe_cost_ns"), "65");
+	osp_set_free(a);
+	osp_set_free(b);
+}
+
 static void expect_error(const char *text, const char *want)
 {
 	char err[256] = "";
@@ -154,6 +177,7 @@ int main(void)
 {
 	RUN(round_trip_is_lossless);
 	RUN(merge_adds_and_refuses_mixed_r);
+	RUN(merge_adds_counts);
 	RUN(malformed_inputs);
 	RUN(find_and_sort);
 	CHECK_EXIT();
